@@ -1,0 +1,4513 @@
+// Generated from openapi/ by `npm run generate`. Do not edit by hand.
+export interface paths {
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a session
+         * @description Signs in with one of three grants, chosen by `grantType`:
+         *     `password` (email and password; if the user has a second factor, it starts unverified and the session may
+         *     call only its own session and challenge operations until it is verified), `coAlertCode` (a coAlert code; the
+         *     session's `coalert` factor is verified) or `sso` (the `oidc`, `saml` or `skolon` factor starts unverified).
+         *
+         *     Unknown email, wrong password and no password set all answer `401 INVALID_CREDENTIALS`, identically.
+         *     Repeated failures are throttled per account and per client address (`429 TOO_MANY_REQUESTS`).
+         */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Refresh a session
+         * @description Rotates the session's tokens. There is no body: the refresh token is sent as
+         *     `Authorization: Bearer <refreshToken>`. The answer holds a new access token and a new refresh token.
+         *     The previous refresh token stays usable for a short grace window (about 10 seconds, for concurrent tabs and
+         *     retries); presenting an older one revokes the whole session (`INVALID_REFRESH_TOKEN`). A session lives
+         *     365 days from its last refresh.
+         */
+        put: operations["refreshSession"];
+        post?: never;
+        /**
+         * Log out
+         * @description Revokes the session; its access and refresh tokens stop working at once.
+         */
+        delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        /**
+         * Answer a challenge
+         * @description Proves a factor of the session: a one-time code sent by `otpSms` or `otpEmail`; the authorization code and
+         *     PKCE verifier of an `oidc` or `skolon` sign-in; the one-time `code` the SAML assertion consumer service gave.
+         *     On success the factor is verified and the session is returned with fresh tokens.
+         *
+         *     A wrong code answers `INVALID_CREDENTIALS`; after five wrong tries the code is dead. An expired code answers
+         *     `MFA_TOKEN_EXPIRED`.
+         */
+        patch: operations["verifySessionChallenge"];
+        trace?: never;
+    };
+    "/sessions/{id}/challenges": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a challenge
+         * @description `otpEmail` / `otpSms`: sends a 6-digit one-time code (valid about 10 minutes) by email or SMS and answers
+         *     where it went (masked), until when it is valid and when another may be asked for. Asking again before
+         *     `resendUnavailableUntil` answers `429` with `unavailableUntil`. SMS for a user without a phone number answers
+         *     `MFA_REQUIRED_BUT_NOT_ENABLED`.
+         *
+         *     `oidc` / `skolon` (authorization code with PKCE, `S256` only) and `saml`: answers the `authorizationUrl` to
+         *     send the browser to.
+         */
+        post: operations["createSessionChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/probes/hash/{hash}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The identity hash, SHA-256 of the lowercased email, as 64 lowercase hexadecimal digits. */
+                hash: components["parameters"]["IdentityHash"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Probe credentials in this region
+         * @description Tells whether the credentials are valid in this region, before a session is created. The path holds the
+         *     identity hash (SHA-256 hex of the lowercased email), the body the password. The sign-in front end probes each
+         *     region it may sign in at and creates the session in the region that answers `available: true` (or lets the user
+         *     pick when several do).
+         *
+         *     `available` is true only when an account with this hash lives in this region and the password matches. An
+         *     unknown email and a wrong password answer the same `200` with `available: false`, identically.
+         *     Probes are throttled per client address and per hash (`429 TOO_MANY_REQUESTS`, with `unavailableUntil`).
+         */
+        post: operations["probeHash"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/probes/idpDomain/{idpDomain}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description A DNS domain name, such as the domain part of a user's email address. Compared case-insensitively. */
+                idpDomain: components["parameters"]["IdpDomain"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Probe an SSO domain in this region
+         * @description Tells whether users of a domain (such as the domain part of an email address) sign in with single sign-on in
+         *     this region, and with which protocol (`oidc`, `saml` or `skolon`). A domain without single sign-on here answers
+         *     `available: false` and `type: null`. Probes are throttled per client address (`429 TOO_MANY_REQUESTS`, with
+         *     `unavailableUntil`).
+         */
+        get: operations["probeIdpDomain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/push-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /**
+                 * @description The device's push token as issued by the platform's push service (APNs, FCM or the desktop app), URL-encoded in the
+                 *     path. It identifies the registration.
+                 */
+                id: components["parameters"]["PushTokenId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register a push token
+         * @description Registers the device push token in the path for the signed-in user, or updates its platform and app version
+         *     when it is already registered. The call is idempotent and not tenant-scoped (no `cosafe-tenant-id`).
+         */
+        put: operations["putPushToken"];
+        post?: never;
+        /**
+         * Remove a push token
+         * @description Removes the signed-in user's registration of the device push token in the path; the device stops receiving
+         *     push notifications. A token that is not registered for the caller answers `404 NOT_FOUND`.
+         */
+        delete: operations["deletePushToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's tenants
+         * @description Lists the organisations the signed-in user belongs to. Any of their ids may be sent as
+         *     `cosafe-tenant-id` on tenant-scoped calls. This call itself is not tenant-scoped.
+         */
+        get: operations["listTenants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a password reset
+         * @description Asks for a password reset link for the account with this identity hash (SHA-256 hex of the lowercased email).
+         *     When such an account lives in this region, a link to reset the password (valid 30 minutes) is emailed to it.
+         *     The answer is `202` with no body whether or not the account exists. Requests are throttled per client address
+         *     and per hash (`429 TOO_MANY_REQUESTS`, with `unavailableUntil`).
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a user
+         * @description Reads the profile of a user of the tenant. A caller outside the tenant answers `403 FORBIDDEN`; a user who does
+         *     not exist or is not in the tenant answers `404 NOT_FOUND`.
+         */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a user
+         * @description Changes the user's secondary phone number and/or `unavailableUntil` (until when the user is away); nothing else
+         *     of the profile may change here. `null` removes the secondary phone number or marks the user available again.
+         *     Only the user themself may make these changes; another user answers `403 FORBIDDEN`. A user who does not exist
+         *     or is not in the tenant answers `404 NOT_FOUND`.
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/users/{userId}/settings": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a user's settings
+         * @description Reads the user's preferences: emails, push notifications and interface language. Only the user themself may
+         *     read them; another user answers `403 FORBIDDEN`. A user who does not exist or is not in the tenant answers
+         *     `404 NOT_FOUND`.
+         */
+        get: operations["getUserSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a user's settings
+         * @description Changes the user's preferences; properties left out keep their value, also inside `notifications`.
+         *     `preferredLanguage: null` clears the language choice. Only the user themself may change them; another user
+         *     answers `403 FORBIDDEN`. A user who does not exist or is not in the tenant answers `404 NOT_FOUND`.
+         */
+        patch: operations["updateUserSettings"];
+        trace?: never;
+    };
+    "/users/{userId}/permissions": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a user's permissions
+         * @description Reads what the user may do in the tenant: for every area its may-flags and its display order. Permissions are
+         *     per tenant. Only the user themself may read them; another user answers `403 FORBIDDEN`. A user who does not exist or is not in the tenant answers `404 NOT_FOUND`.
+         */
+        get: operations["getUserPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/password-set": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Check an invitation token
+         * @description Tells whether the token of an invitation link (to set the first password) can still be used, so the page can
+         *     show the form or explain why not: `valid`, `expired` (an invitation link is valid 30 days), `invalid` (unknown,
+         *     or not this user's; also for an unknown user) or `used` (the password has been set). Checks are throttled per
+         *     client address (`429 TOO_MANY_REQUESTS`).
+         */
+        get: operations["getPasswordSetToken"];
+        put?: never;
+        /**
+         * Set the first password
+         * @description Sets the first password of an invited user with the token of the invitation link (valid 30 days, usable once).
+         *     The password must follow the password rules (see `NewPassword`); each broken rule is an issue of
+         *     `400 BAD_REQUEST`. An unknown token, or one that is not this user's, answers `400 USER_PASSWORD_SET_TOKEN_INVALID`
+         *     (also for an unknown user); an expired one `410 USER_PASSWORD_SET_TOKEN_EXPIRED`; when the password is already
+         *     set (the token was used) the answer is `409 USER_PASSWORD_ALREADY_SET`. Attempts are throttled per client
+         *     address and per user (`429 TOO_MANY_REQUESTS`).
+         */
+        post: operations["setPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/password-reset": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Check a password reset token
+         * @description Tells whether the token of a password reset link can still be used, so the page can show the form or explain
+         *     why not: `valid`, `expired` (a reset link is valid 30 minutes), `invalid` (unknown, or not this user's; also for
+         *     an unknown user) or `used` (the password has been reset with it). Checks are throttled per client address
+         *     (`429 TOO_MANY_REQUESTS`).
+         */
+        get: operations["getPasswordResetToken"];
+        put?: never;
+        /**
+         * Reset the password
+         * @description Replaces the user's password with the token of a password reset link (valid 30 minutes, usable once; see
+         *     `requestPasswordReset`). The password must follow the password rules (see `NewPassword`); each broken rule is an
+         *     issue of `400 BAD_REQUEST`. An unknown token, one that is not this user's or one already used answers
+         *     `400 USER_PASSWORD_SET_TOKEN_INVALID` (also for an unknown user); an expired one
+         *     `410 USER_PASSWORD_SET_TOKEN_EXPIRED`. A successful reset revokes all of the user's other sessions. Attempts are
+         *     throttled per client address and per user (`429 TOO_MANY_REQUESTS`).
+         */
+        post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List groups
+         * @description Lists the groups the caller may see in the tenant, ordered by name (ties by id). Which groups appear follows
+         *     the caller's group permissions: with `groups.mayInteractWithAll` all groups of the tenant (including
+         *     cross-organisation groups it takes part in), with only `groups.mayInteractWithOwn` the groups the caller is a
+         *     member of, and with neither no groups (an empty list). Groups of type `hidden` appear only to their members
+         *     and to admins.
+         *
+         *     The filters combine with AND: `function[in]` keeps groups that have at least one of the given functions
+         *     enabled; `name[match]` keeps groups whose name contains the text (case-insensitive; `%` and `_` are
+         *     literal); `membersCount[gte]` keeps groups with at least that many members; `memberUserId` keeps groups
+         *     that user is a member of (still only among the groups the caller may see).
+         *
+         *     Answers `400 BAD_REQUEST` for invalid filters and `403 FORBIDDEN` when the caller does not belong to the
+         *     tenant.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The group id. */
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a group
+         * @description Answers one group. The same visibility rules as in the list apply (`groups.mayInteractWithOwn` /
+         *     `groups.mayInteractWithAll`; `hidden` groups only for their members and admins): a group that does not exist
+         *     or that the caller may not see answers `404 NOT_FOUND`, alike. Answers `403 FORBIDDEN` when the caller does
+         *     not belong to the tenant.
+         */
+        get: operations["getGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/groups/{groupId}/members": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The group id. */
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List group members
+         * @description Lists the members of a group the caller may see, each with `isAdmin` (whether they administer the group).
+         *     Sorted by `sort` (default `name:asc`); the order is stable, ties are broken by user id ascending. Users
+         *     without a title sort after those with one in `title:asc` and before them in `title:desc`. `name[match]` keeps
+         *     members whose name contains the text (case-insensitive; `%` and `_` are literal).
+         *
+         *     A group that does not exist or that the caller may not see answers `404 NOT_FOUND`. Answers
+         *     `400 BAD_REQUEST` for invalid parameters and `403 FORBIDDEN` when the caller does not belong to the tenant.
+         */
+        get: operations["listGroupMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/meeting-rooms": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List meeting rooms
+         * @description Lists the tenant's video meeting rooms, ordered by name (ties by id). With `status=active` only rooms with
+         *     `isActive: true` are listed; without it, all rooms.
+         *
+         *     Answers `400 BAD_REQUEST` for invalid parameters and `403 FORBIDDEN` when the caller does not belong to the
+         *     tenant or lacks the `meetingRoom.mayJoin` permission.
+         */
+        get: operations["listMeetingRooms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List api keys
+         * @description Lists the tenant's api keys, newest first (ties by id). Key values are never listed; a key's secret is
+         *     shown only once, when it is created.
+         *
+         *     Answers `403 FORBIDDEN` when the caller does not belong to the tenant or may not manage its api keys.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an api key
+         * @description Creates an api key with scope `scim` for machine-to-machine SCIM provisioning. The answer holds `key`, the
+         *     secret (prefix `csk_` and at least 256 random bits in base64url); it is shown only in this answer and cannot
+         *     be read again, since only a hash of it is stored.
+         *
+         *     A tenant has at most 25 keys; creating one more answers `409 LIMIT_REACHED`. Answers `400 BAD_REQUEST` for
+         *     an invalid body and `403 FORBIDDEN` when the caller does not belong to the tenant or may not manage its api
+         *     keys.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{apiKeyId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The api key id (a UUID; anything else answers `400 BAD_REQUEST`). */
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an api key
+         * @description Deletes the api key; it stops working at once. An `apiKeyId` that is not a UUID answers `400 BAD_REQUEST`;
+         *     an unknown key or a key of another tenant answers `404 NOT_FOUND`, alike. Answers `403 FORBIDDEN` when the
+         *     caller does not belong to the tenant or may not manage its api keys.
+         */
+        delete: operations["deleteApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contacts
+         * @description Lists the support and data-protection contacts of the tenant's accounts, ordered by name (ties by id).
+         *     `accountId` keeps the contacts of that account (an account outside the tenant gives an empty list);
+         *     `type` keeps contacts of that type.
+         *
+         *     Answers `400 BAD_REQUEST` for invalid parameters and `403 FORBIDDEN` when the caller does not belong to the
+         *     tenant.
+         */
+        get: operations["listContacts"];
+        put?: never;
+        /**
+         * Create a contact
+         * @description Adds a support or data-protection contact to an account of the tenant. All fields are required; `email`
+         *     must be a valid email address and `phoneNumber` `+` followed by digits (at most 16 characters).
+         *
+         *     Answers `400 BAD_REQUEST` for an invalid body, `403 INSUFFICIENT_PRIVILEGES` when the caller may not change
+         *     contacts (`403 FORBIDDEN` when the caller does not belong to the tenant) and `404 NOT_FOUND` when
+         *     `accountId` is not an account of the tenant.
+         */
+        post: operations["createContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{contactId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The contact id. */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a contact
+         * @description Deletes a contact. Answers `403 INSUFFICIENT_PRIVILEGES` when the caller may not change contacts
+         *     (`403 FORBIDDEN` when the caller does not belong to the tenant) and `404 NOT_FOUND` for a contact that does
+         *     not exist or is not of the tenant.
+         */
+        delete: operations["deleteContact"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a contact
+         * @description Changes the given fields of a contact (at least one); the others keep their values. The account of a contact
+         *     cannot be changed.
+         *
+         *     Answers `400 BAD_REQUEST` for an invalid or empty body, `403 INSUFFICIENT_PRIVILEGES` when the caller may not
+         *     change contacts (`403 FORBIDDEN` when the caller does not belong to the tenant) and `404 NOT_FOUND` for a
+         *     contact that does not exist or is not of the tenant.
+         */
+        patch: operations["updateContact"];
+        trace?: never;
+    };
+    "/external-communications/groups": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List external communication groups
+         * @description Lists the tenant's external communication groups (the groups a message can be sent to), with the number of
+         *     members of each, ordered by name. Needs the `cec.maySend` permission, else `403 INSUFFICIENT_PRIVILEGES`.
+         */
+        get: operations["listCecGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-communications/templates": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List external communication templates
+         * @description Lists the tenant's message templates (ready-made texts to start a message from), ordered by name. Needs the
+         *     `cec.maySend` permission, else `403 INSUFFICIENT_PRIVILEGES`.
+         */
+        get: operations["listCecTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-communications/messages": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List external communication messages
+         * @description Lists the tenant's sent external communication messages, newest first (by `sentAt`). `content[match]` keeps
+         *     messages whose text contains the given text, ignoring case (`%` and `_` are literal characters);
+         *     `externalCommunicationGroupIds` keeps messages sent to at least one of the given groups. Needs the
+         *     `cec.maySend` permission, else `403 INSUFFICIENT_PRIVILEGES`.
+         */
+        get: operations["listCecMessages"];
+        put?: never;
+        /**
+         * Send an external communication message
+         * @description Sends a message to the members of one or more external communication groups by email and/or SMS, optionally
+         *     also as a voice call and with a confirmation link. The message is stored at once and answered with `201`;
+         *     delivery to the recipients runs in the background (see the recipients list for its progress and
+         *     confirmations).
+         *
+         *     Rules: at least one group, a non-blank text, and at least one of `channel.isEmail` and `channel.isSms`
+         *     true. The last rule is not expressed in the schema; breaking it answers `400 BAD_REQUEST` with the message
+         *     'At least one of 'isEmail' or 'isSms' must be true'.
+         *
+         *     Errors: `400 BAD_REQUEST`; `403 INSUFFICIENT_PRIVILEGES` when the caller lacks `cec.maySend`;
+         *     `403 CEC_MESSAGE_GROUP_FORBIDDEN` when a group does not exist, belongs to another tenant or may not be sent
+         *     to; `409 CEC_TENANT_CONFIGURATION_INCOMPLETE` when the tenant has no sender settings for external
+         *     communication.
+         */
+        post: operations["sendCecMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-communications/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The external communication message id. */
+                messageId: components["parameters"]["CecMessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an external communication message
+         * @description Answers one sent message of the tenant. Needs the `cec.maySend` permission, else
+         *     `403 INSUFFICIENT_PRIVILEGES`; a message that does not exist or belongs to another tenant answers
+         *     `404 CEC_MESSAGE_NOT_FOUND`.
+         */
+        get: operations["getCecMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/external-communications/messages/{messageId}/recipients": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The external communication message id. */
+                messageId: components["parameters"]["CecMessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the recipients of a message
+         * @description Lists the recipients of a sent message, ordered by name, with where the message went by each channel
+         *     (`dispatches.byEmail` / `dispatches.bySms`, null when not sent by that channel) and when the recipient
+         *     confirmed it through the confirmation link (`readAt`, null until then). Needs the `cec.maySend`
+         *     permission, else `403 INSUFFICIENT_PRIVILEGES`; a message that does not exist or belongs to another tenant
+         *     answers `404 CEC_MESSAGE_NOT_FOUND`.
+         */
+        get: operations["listCecMessageRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/personal-alarms": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List personal alarms
+         * @description Lists the tenant's personal alarms, newest first (by `createdTime`). `status=active` keeps only active alarms.
+         *     Needs the `alarms.mayActivate` or `alarms.mayDeactivate` permission, else `403 FORBIDDEN`.
+         */
+        get: operations["listPersonalAlarms"];
+        put?: never;
+        /**
+         * Create a personal alarm
+         * @description Creates a personal alarm (lone-worker timer) for the sender's user and device. Unless it is deactivated before
+         *     `dispatchAt`, the alarm text goes to the recipients at that time (with `oneMinuteWarning`, the sender is warned
+         *     a minute before). With `active: false` the alarm is created without a running timer, to be activated later.
+         *     The optional `location` (non-negative latitude and longitude) is stored and answered as `locationId`.
+         *
+         *     Recipients are the users in `recipientUserIds` and the members of the groups in `groupIds`; ids that are not
+         *     users or groups of the tenant are left out, and if no recipient remains the call answers
+         *     `400 PERSONAL_ALARM_NOT_FOUND_RECIPIENTS`. A device may have only one active alarm: creating an active alarm
+         *     for a device that already has one answers `409 PERSONAL_ALARM_CONFLICT`. Needs the `alarms.mayActivate`
+         *     permission, else `403 FORBIDDEN`.
+         */
+        post: operations["createPersonalAlarm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/personal-alarms/{id}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The personal alarm id. */
+                id: components["parameters"]["PersonalAlarmId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a personal alarm
+         * @description Answers one personal alarm of the tenant; an alarm that does not exist or belongs to another tenant answers
+         *     `404 PERSONAL_ALARM_NOT_FOUND`. Needs the `alarms.mayActivate` or `alarms.mayDeactivate` permission, else
+         *     `403 FORBIDDEN`.
+         */
+        get: operations["getPersonalAlarm"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a personal alarm
+         * @description Changes a personal alarm, typically to extend or change the timer (`dispatchAt`); the text, location, one-minute
+         *     warning and recipients can change too. Only the given properties change; `recipientUserIds` and `groupIds`
+         *     replace the previous lists, and if no valid recipient remains the call answers
+         *     `400 PERSONAL_ALARM_NOT_FOUND_RECIPIENTS`. An alarm that has already been dispatched (its `messageId` is set)
+         *     can no longer be changed: `409 PERSONAL_ALARM_CONFLICT`. An unknown id answers `404 PERSONAL_ALARM_NOT_FOUND`.
+         *     Needs the `alarms.mayActivate` permission, else `403 FORBIDDEN`.
+         */
+        patch: operations["updatePersonalAlarm"];
+        trace?: never;
+    };
+    "/personal-alarms/{id}/activate": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The personal alarm id. */
+                id: components["parameters"]["PersonalAlarmId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a personal alarm
+         * @description Starts the alarm's timer (sets `active` to true); there is no body. The alarm is dispatched at its
+         *     `dispatchTime` unless deactivated before. Activating an alarm that is already active answers it unchanged.
+         *     A device may have only one active alarm: if another alarm of the same device is active the call answers
+         *     `409 PERSONAL_ALARM_CONFLICT`. An unknown id answers `404 PERSONAL_ALARM_NOT_FOUND`. Needs the
+         *     `alarms.mayActivate` permission, else `403 FORBIDDEN`.
+         */
+        post: operations["activatePersonalAlarm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/personal-alarms/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The personal alarm id. */
+                id: components["parameters"]["PersonalAlarmId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a personal alarm
+         * @description Stops the alarm's timer (sets `active` to false) so it is not dispatched; there is no body. Deactivating an
+         *     alarm that is not active answers it unchanged. An unknown id answers `404 PERSONAL_ALARM_NOT_FOUND`. Needs
+         *     the `alarms.mayDeactivate` permission, else `403 FORBIDDEN`.
+         */
+        post: operations["deactivatePersonalAlarm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integrations/oidc": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get OIDC settings
+         * @description Answers the tenant's OpenID Connect single sign-on settings. The client secret is never returned.
+         *
+         *     Answers `404 NOT_FOUND` when the tenant has no OIDC settings and `403 FORBIDDEN` when the caller does not
+         *     belong to the tenant or may not manage its single sign-on settings.
+         */
+        get: operations["getOidcSettings"];
+        /**
+         * Set OIDC settings
+         * @description Creates or replaces the tenant's OpenID Connect single sign-on settings; all fields are required. The client
+         *     secret is stored encrypted and is never returned. `createdAt` is kept when settings are replaced; `updatedAt`
+         *     is set to now.
+         *
+         *     Answers `400 BAD_REQUEST` for an invalid body (empty `clientId` or `clientSecret`, a value that is not a URL)
+         *     and `403 FORBIDDEN` when the caller does not belong to the tenant or may not manage its single sign-on
+         *     settings.
+         */
+        put: operations["putOidcSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM service provider configuration
+         * @description SCIM 2.0 (RFC 7643 section 5) discovery document for provisioning clients. Authenticated with an api key of
+         *     scope `scim` sent as `Authorization: Bearer <key>`; user access tokens are not accepted here, and api keys are
+         *     accepted nowhere else.
+         */
+        get: operations["getScimServiceProviderConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/saml/sp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the SAML service provider metadata
+         * @description Answers this region's SAML 2.0 service provider metadata (entity id, assertion consumer service URL and signing
+         *     certificate), for administrators to register the platform at their identity provider. It lives under `/core`,
+         *     not `/core/v1`, needs no sign-in and takes neither the version nor the tenant header.
+         */
+        get: operations["getSamlServiceProviderMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/saml/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Consume a SAML assertion
+         * @description The assertion consumer service: the user's browser posts the identity provider's SAML response here (HTTP-POST
+         *     binding) after a `saml` challenge. It lives under `/core`, not `/core/v1`, needs no sign-in and takes neither
+         *     the version nor the tenant header.
+         *
+         *     The SAML response is validated: the signature against the tenant's identity provider certificate, the audience
+         *     (this service provider), the conditions (validity window), `InResponseTo` (it must answer an authentication
+         *     request this service sent) and replay (each assertion is accepted once). The answer is always a redirect to the
+         *     target named by `RelayState`; see the `302` response. A form that does not match the contract answers
+         *     `400 BAD_REQUEST`.
+         */
+        post: operations["consumeSamlAssertion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * Format: email
+         * @description An email address.
+         * @example anna@demo.test
+         */
+        Email: string;
+        /** @description Sign in with email and password. */
+        PasswordGrant: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            grantType: "password";
+            email: components["schemas"]["Email"];
+            password: string;
+        };
+        /** @description Sign in with a coAlert code (a shared code with a usage limit). */
+        CoAlertCodeGrant: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            grantType: "coAlertCode";
+            code: string;
+        };
+        /** @description Start single sign-on for the tenant of this email; the session's SSO factor starts unverified. */
+        SsoGrant: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            grantType: "sso";
+            email: components["schemas"]["Email"];
+        };
+        /** @description How the session is created, chosen by `grantType`. */
+        CreateSessionRequest: components["schemas"]["PasswordGrant"] | components["schemas"]["CoAlertCodeGrant"] | components["schemas"]["SsoGrant"];
+        /**
+         * @description Machine-readable error code. The HTTP status of each code is listed in the API description.
+         * @enum {string}
+         */
+        ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN";
+        /** @description One reason a request was rejected. */
+        ValidationIssue: {
+            /**
+             * @description The part of the request that failed.
+             * @enum {string}
+             */
+            where: "body" | "query" | "path" | "header";
+            /** @description JSON pointer (body) or name (query, path, header) of the value that failed. */
+            path: string;
+            /** @description What is wrong, in English, for developers. */
+            message: string;
+            /** @description A stable name of the failed rule, where one exists (for example `PASSWORD_MISSING_DIGIT`). */
+            rule?: string;
+        };
+        /**
+         * @description The envelope of every error answer.
+         * @example {
+         *       "status": "error",
+         *       "error": {
+         *         "httpStatus": 401,
+         *         "code": "INVALID_CREDENTIALS",
+         *         "message": "Email or password is incorrect"
+         *       }
+         *     }
+         */
+        ErrorResponse: {
+            /** @constant */
+            status: "error";
+            error: {
+                httpStatus: number;
+                code: components["schemas"]["ErrorCode"];
+                /** @description Explanation for developers, in English. User interfaces show their own text for each code. */
+                message?: string;
+                /** @description Present on `BAD_REQUEST`. */
+                issues?: components["schemas"]["ValidationIssue"][];
+                /**
+                 * Format: date-time
+                 * @description On `TOO_MANY_REQUESTS`, the moment the call may be made again.
+                 */
+                unavailableUntil?: string;
+                /** @description Id of the request in the server logs; present on `INTERNAL_SERVER_ERROR`. */
+                requestId?: string;
+            };
+        };
+        /**
+         * @description Whether a factor of the session has been proven.
+         * @enum {string}
+         */
+        FactorStatus: "verified" | "unverified";
+        /**
+         * @description The factors of a session; exactly one of these shapes (they exclude each other by their constant values):
+         *     password verified, optionally with otpEmail and/or otpSms unverified (a second factor is still to be proven);
+         *     password verified with otpEmail verified; password verified with otpSms verified;
+         *     skolon, oidc or saml, verified or unverified; coalert verified.
+         */
+        SessionFactors: {
+            /** @constant */
+            password: "verified";
+            /** @constant */
+            otpEmail?: "unverified";
+            /** @constant */
+            otpSms?: "unverified";
+        } | {
+            /** @constant */
+            password: "verified";
+            /** @constant */
+            otpEmail: "verified";
+        } | {
+            /** @constant */
+            password: "verified";
+            /** @constant */
+            otpSms: "verified";
+        } | {
+            skolon: components["schemas"]["FactorStatus"];
+        } | {
+            oidc: components["schemas"]["FactorStatus"];
+        } | {
+            saml: components["schemas"]["FactorStatus"];
+        } | {
+            /** @constant */
+            coalert: "verified";
+        };
+        /**
+         * @description A sign-in session. `accessToken` is a short-lived JWT for the `Authorization` header; `refreshToken` is opaque,
+         *     shown only here, and rotates on every refresh.
+         * @example {
+         *       "id": "0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11",
+         *       "accessToken": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImV1LW5vcnRoLTEtMSJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+         *       "refreshToken": "rt_Qk3m9sV1yWZ0aJ4pX7bN2cD5eF8gH1iK4lM7nO0pR3s",
+         *       "factors": {
+         *         "password": "verified",
+         *         "otpEmail": "unverified"
+         *       }
+         *     }
+         */
+        Session: {
+            /** Format: uuid */
+            readonly id: string;
+            readonly accessToken: string;
+            readonly refreshToken: string;
+            factors: components["schemas"]["SessionFactors"];
+        };
+        /** @description The one-time code that was sent. */
+        OtpAnswer: {
+            code: string;
+        };
+        /** @description The result of the identity provider's redirect back, with the PKCE verifier. */
+        OidcAnswer: {
+            authorizationCode: string;
+            codeVerifier: string;
+            state: string;
+        };
+        /** @description The answer to a challenge of the session. */
+        VerifyChallengeRequest: {
+            otpSms: components["schemas"]["OtpAnswer"];
+        } | {
+            otpEmail: components["schemas"]["OtpAnswer"];
+        } | {
+            oidc: components["schemas"]["OidcAnswer"];
+        } | {
+            skolon: components["schemas"]["OidcAnswer"];
+        } | {
+            saml: {
+                /** @description The one-time code the SAML assertion consumer service put in the redirect. */
+                code: string;
+            };
+        };
+        /** @description Start an authorization-code flow with PKCE at the tenant's identity provider. */
+        OidcChallengeRequest: {
+            /** @description BASE64URL(SHA-256(code verifier)), without padding. */
+            codeChallenge: string;
+            /** @enum {string} */
+            codeChallengeMethod: "S256";
+            /** Format: uri */
+            redirectUri: string;
+            state: string;
+        };
+        /** @description Which factor to challenge: send a one-time code by SMS or email, or start OIDC, SAML or Skolon sign-in. */
+        CreateChallengeRequest: {
+            /** @constant */
+            otpSms: true;
+        } | {
+            /** @constant */
+            otpEmail: true;
+        } | {
+            oidc: components["schemas"]["OidcChallengeRequest"];
+        } | {
+            saml: {
+                /** Format: uri */
+                redirectUri: string;
+            };
+        } | {
+            skolon: components["schemas"]["OidcChallengeRequest"];
+        };
+        /**
+         * Format: date-time
+         * @description An instant in RFC 3339 form, in UTC.
+         * @example 2026-11-22T08:00:00.000Z
+         */
+        Timestamp: string;
+        /** @description A one-time code was sent. */
+        OtpChallengeResult: {
+            /** @description The masked address or number the code went to. */
+            sentTo: string;
+            validUntil: components["schemas"]["Timestamp"];
+            resendUnavailableUntil: components["schemas"]["Timestamp"];
+        };
+        /** @description Where to send the browser to sign in at the identity provider. */
+        AuthorizationUrlResult: {
+            /** Format: uri */
+            authorizationUrl: string;
+        };
+        /** @description The result of a challenge. */
+        ChallengeResult: components["schemas"]["OtpChallengeResult"] | components["schemas"]["AuthorizationUrlResult"];
+        /** @description The password to check against the account with the probed identity hash. */
+        ProbeHashRequest: {
+            password: string;
+        };
+        /**
+         * @description A data region. `eu-north-1` and `se-sto` are Sweden/Europe; `sa-east-1` is Brazil.
+         * @enum {string}
+         */
+        Region: "eu-north-1" | "se-sto" | "sa-east-1";
+        /**
+         * @description Whether the probed credentials are valid in this region. `available` is true only when an account with the
+         *     identity hash lives in this region and the password matches; an unknown email and a wrong password both answer
+         *     false, identically.
+         * @example {
+         *       "region": "eu-north-1",
+         *       "baseUrl": "https://api.eu-north-1.example.com",
+         *       "available": true
+         *     }
+         */
+        RegionProbeResult: {
+            region: components["schemas"]["Region"];
+            /**
+             * Format: uri
+             * @description The base URL of this region's API, to create the session at.
+             */
+            baseUrl: string;
+            /** @description The credentials are valid in this region. */
+            available: boolean;
+        };
+        /**
+         * @description Whether users of a domain sign in with single sign-on in this region, and with which protocol.
+         * @example {
+         *       "region": "eu-north-1",
+         *       "baseUrl": "https://api.eu-north-1.example.com",
+         *       "available": true,
+         *       "type": "oidc"
+         *     }
+         */
+        IdpDomainProbeResult: {
+            region: components["schemas"]["Region"];
+            /**
+             * Format: uri
+             * @description The base URL of this region's API, to create the session at.
+             */
+            baseUrl: string;
+            /** @description This domain signs in with single sign-on in this region. */
+            available: boolean;
+            /**
+             * @description The single sign-on protocol of the domain; null when `available` is false (there is none).
+             * @enum {string|null}
+             */
+            type: "oidc" | "saml" | "skolon" | null;
+        };
+        /**
+         * @description The platform of a device that receives push notifications.
+         * @enum {string}
+         */
+        PushTokenType: "ios" | "android" | "desktop";
+        /** @description The device's platform and app version, to register or update its push token. */
+        PushTokenRequest: {
+            type: components["schemas"]["PushTokenType"];
+            /** @description Version of the app installed on the device. */
+            appVersion: string;
+        };
+        /**
+         * @description A device push token registered for the signed-in user.
+         * @example {
+         *       "id": "dQw4w9WgXcQ:APA91bHPRgkF3JUikC4ENAHEeMrd41Zxv3hVZjC9KtT8OvPVGJ",
+         *       "type": "android",
+         *       "appVersion": "4.12.0",
+         *       "updatedAt": "2026-11-22T08:00:00.000Z"
+         *     }
+         */
+        PushToken: {
+            /** @description The device's push token. */
+            readonly id: string;
+            type: components["schemas"]["PushTokenType"];
+            /** @description Version of the app installed on the device. */
+            appVersion: string;
+            /** @description When the registration was last created or updated. */
+            readonly updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * Format: int64
+         * @description A positive numeric id.
+         * @example 42
+         */
+        Id: number;
+        /**
+         * @description An organisation the signed-in user belongs to.
+         * @example {
+         *       "id": 1,
+         *       "name": "Demo Municipality",
+         *       "logoUrl": "https://cdn.example.com/tenants/1/logo.png",
+         *       "websiteUrl": "https://www.demo.test",
+         *       "mayAnyUserActivateImOk": false
+         *     }
+         */
+        Tenant: {
+            readonly id: components["schemas"]["Id"];
+            name: string;
+            /** Format: uri */
+            logoUrl: string;
+            /** Format: uri */
+            websiteUrl: string;
+            /** @description Lets users without the Manage I'm OK role start I'm OK requests. */
+            mayAnyUserActivateImOk: boolean;
+        };
+        /** @description Where a page sits in the whole list. */
+        Pagination: {
+            /** @description Number of items in the whole list, across all pages. */
+            totalCount: number;
+            offset: number;
+            limit: number;
+        };
+        /** @description A page of tenants. */
+        TenantList: {
+            data: components["schemas"]["Tenant"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Whose password to reset, by identity hash. */
+        RequestPasswordResetRequest: {
+            /** @description SHA-256 of the lowercased email, as 64 lowercase hexadecimal digits. */
+            emailHash: string;
+        };
+        /** @description One image in three sizes. */
+        ImageUrls: {
+            /** Format: uri */
+            small: string;
+            /** Format: uri */
+            medium: string;
+            /** Format: uri */
+            large: string;
+        };
+        /**
+         * @description A phone number in international form, `+` then digits only, at most 16 characters.
+         * @example +46700000001
+         */
+        PhoneNumber: string;
+        /** @description A user's phone numbers; each is null when not set. */
+        UserPhoneNumbers: {
+            primary: components["schemas"]["PhoneNumber"] | null;
+            secondary: components["schemas"]["PhoneNumber"] | null;
+        };
+        /**
+         * @description A user's profile.
+         * @example {
+         *       "id": 42,
+         *       "name": "Anna Andersson",
+         *       "title": "Safety coordinator",
+         *       "imageUrls": {
+         *         "small": "https://cdn.example.com/users/42/small.jpg",
+         *         "medium": "https://cdn.example.com/users/42/medium.jpg",
+         *         "large": "https://cdn.example.com/users/42/large.jpg"
+         *       },
+         *       "email": "anna@demo.test",
+         *       "phoneNumbers": {
+         *         "primary": "+46700000001",
+         *         "secondary": null
+         *       },
+         *       "lastAccessAt": "2026-11-22T08:00:00.000Z",
+         *       "unavailableUntil": null
+         *     }
+         */
+        User: {
+            readonly id: components["schemas"]["Id"];
+            name: string;
+            /** @description The user's job title; null when none is set. */
+            title: string | null;
+            imageUrls: components["schemas"]["ImageUrls"];
+            email: components["schemas"]["Email"];
+            phoneNumbers: components["schemas"]["UserPhoneNumbers"];
+            /** @description When the user last used the platform. */
+            readonly lastAccessAt: components["schemas"]["Timestamp"];
+            /** @description Until when the user is away (for example on leave); null when the user is available. */
+            unavailableUntil: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description Changes to the user's profile. Only the secondary phone number and `unavailableUntil` may change; null clears them. */
+        UpdateUserRequest: {
+            phoneNumbers?: {
+                /** @description The new secondary phone number, or null to remove it. */
+                secondary: components["schemas"]["PhoneNumber"] | null;
+            };
+            /** @description Until when the user is away, or null to mark the user available. */
+            unavailableUntil?: components["schemas"]["Timestamp"] | null;
+        };
+        /**
+         * @description A supported interface language.
+         * @enum {string}
+         */
+        Language: "sv" | "en" | "es" | "fi" | "nl" | "pt";
+        /**
+         * @description A user's preferences.
+         * @example {
+         *       "receiveEmails": true,
+         *       "notifications": {
+         *         "checklists": true,
+         *         "documents": false
+         *       },
+         *       "preferredLanguage": "sv"
+         *     }
+         */
+        UserSettings: {
+            /** @description The user receives emails from the platform. */
+            receiveEmails: boolean;
+            /** @description Which push notifications the user receives. */
+            notifications: {
+                checklists: boolean;
+                documents: boolean;
+            };
+            /** @description The user's interface language; null when none is chosen (the interface detects one, falling back to English). */
+            preferredLanguage: components["schemas"]["Language"] | null;
+        };
+        /** @description Changes to a user's preferences; absent properties keep their value. */
+        UpdateUserSettingsRequest: {
+            receiveEmails?: boolean;
+            notifications?: {
+                checklists?: boolean;
+                documents?: boolean;
+            };
+            /** @description The interface language, or null to clear the choice. */
+            preferredLanguage?: components["schemas"]["Language"] | null;
+        };
+        /** @description The position of the area when areas are listed, ascending; null when the area has no set position. */
+        PermissionDisplayOrder: number | null;
+        /** @description The user's may-flags in the area `alarms`, and the area's display order. */
+        PermissionsAlarms: {
+            mayActivate: boolean;
+            mayDeactivate: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `broadcast` (broadcasts), and the area's display order. */
+        PermissionsBroadcast: {
+            maySend: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `checklists` (checklists, their templates and tasks), and the area's display order. */
+        PermissionsChecklists: {
+            mayUse: boolean;
+            mayCreateTemplate: boolean;
+            mayAddTask: boolean;
+            mayEditAccess: boolean;
+            mayRename: boolean;
+            mayActivate: boolean;
+            mayDeactivate: boolean;
+            mayReactivate: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `cec` (external communication by email, SMS and voice), and the area's display order. */
+        PermissionsCec: {
+            maySend: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `documents`, and the area's display order. */
+        PermissionsDocuments: {
+            mayRead: boolean;
+            mayAdd: boolean;
+            mayManageOffline: boolean;
+            mayEditAccess: boolean;
+            mayRename: boolean;
+            mayDelete: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `groups`, and the area's display order. */
+        PermissionsGroups: {
+            mayInteractWithOwn: boolean;
+            mayInteractWithAll: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `holdingStatement` (holding statements), and the area's display order. */
+        PermissionsHoldingStatement: {
+            mayCreate: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `imOk` (I'm OK requests), and the area's display order. */
+        PermissionsImOk: {
+            mayReceive: boolean;
+            mayActivate: boolean;
+            mayDeactivate: boolean;
+            mayMessage: boolean;
+            mayEdit: boolean;
+            mayDelete: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `onCallAlert` (on-call alerts), and the area's display order. */
+        PermissionsOnCallAlert: {
+            mayReceive: boolean;
+            mayActivate: boolean;
+            mayDeactivate: boolean;
+            mayMessage: boolean;
+            mayEdit: boolean;
+            mayDelete: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `loneWorkerTimer` (the lone worker timer, or personal alarm), and the area's display order. */
+        PermissionsLoneWorkerTimer: {
+            mayActivate: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `logNotes` (log notes), and the area's display order. */
+        PermissionsLogNotes: {
+            mayCreate: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `meetingRoom` (meeting rooms), and the area's display order. */
+        PermissionsMeetingRoom: {
+            mayJoin: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `messages`, and the area's display order. */
+        PermissionsMessages: {
+            mayCreate: boolean;
+            mayAddRecipients: boolean;
+            mayBlock: boolean;
+            mayDelete: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `news`, and the area's display order. */
+        PermissionsNews: {
+            mayRead: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `panicButton` (the panic button), and the area's display order. */
+        PermissionsPanicButton: {
+            mayActivate: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /** @description The user's may-flags in the area `www`, and the area's display order. */
+        PermissionsWww: {
+            maySee: boolean;
+            displayOrder: components["schemas"]["PermissionDisplayOrder"];
+        };
+        /**
+         * @description What the user may do in the tenant, one object per area: the area's may-flags and its display order.
+         * @example {
+         *       "alarms": {
+         *         "mayActivate": true,
+         *         "mayDeactivate": false,
+         *         "displayOrder": 1
+         *       },
+         *       "broadcast": {
+         *         "maySend": true,
+         *         "displayOrder": 2
+         *       },
+         *       "checklists": {
+         *         "mayUse": true,
+         *         "mayCreateTemplate": false,
+         *         "mayAddTask": false,
+         *         "mayEditAccess": false,
+         *         "mayRename": false,
+         *         "mayActivate": false,
+         *         "mayDeactivate": false,
+         *         "mayReactivate": false,
+         *         "displayOrder": 3
+         *       },
+         *       "cec": {
+         *         "maySend": true,
+         *         "displayOrder": 4
+         *       },
+         *       "documents": {
+         *         "mayRead": true,
+         *         "mayAdd": false,
+         *         "mayManageOffline": false,
+         *         "mayEditAccess": false,
+         *         "mayRename": false,
+         *         "mayDelete": false,
+         *         "displayOrder": 5
+         *       },
+         *       "groups": {
+         *         "mayInteractWithOwn": true,
+         *         "mayInteractWithAll": false,
+         *         "displayOrder": 6
+         *       },
+         *       "holdingStatement": {
+         *         "mayCreate": true,
+         *         "displayOrder": 7
+         *       },
+         *       "imOk": {
+         *         "mayReceive": true,
+         *         "mayActivate": false,
+         *         "mayDeactivate": false,
+         *         "mayMessage": false,
+         *         "mayEdit": false,
+         *         "mayDelete": false,
+         *         "displayOrder": 8
+         *       },
+         *       "onCallAlert": {
+         *         "mayReceive": true,
+         *         "mayActivate": false,
+         *         "mayDeactivate": false,
+         *         "mayMessage": false,
+         *         "mayEdit": false,
+         *         "mayDelete": false,
+         *         "displayOrder": null
+         *       },
+         *       "loneWorkerTimer": {
+         *         "mayActivate": true,
+         *         "displayOrder": 10
+         *       },
+         *       "logNotes": {
+         *         "mayCreate": true,
+         *         "displayOrder": 11
+         *       },
+         *       "meetingRoom": {
+         *         "mayJoin": true,
+         *         "displayOrder": 12
+         *       },
+         *       "messages": {
+         *         "mayCreate": true,
+         *         "mayAddRecipients": false,
+         *         "mayBlock": false,
+         *         "mayDelete": false,
+         *         "displayOrder": 13
+         *       },
+         *       "news": {
+         *         "mayRead": true,
+         *         "displayOrder": 14
+         *       },
+         *       "panicButton": {
+         *         "mayActivate": true,
+         *         "displayOrder": 15
+         *       },
+         *       "www": {
+         *         "maySee": true,
+         *         "displayOrder": null
+         *       }
+         *     }
+         */
+        UserPermissions: {
+            alarms: components["schemas"]["PermissionsAlarms"];
+            broadcast: components["schemas"]["PermissionsBroadcast"];
+            checklists: components["schemas"]["PermissionsChecklists"];
+            cec: components["schemas"]["PermissionsCec"];
+            documents: components["schemas"]["PermissionsDocuments"];
+            groups: components["schemas"]["PermissionsGroups"];
+            holdingStatement: components["schemas"]["PermissionsHoldingStatement"];
+            imOk: components["schemas"]["PermissionsImOk"];
+            onCallAlert: components["schemas"]["PermissionsOnCallAlert"];
+            loneWorkerTimer: components["schemas"]["PermissionsLoneWorkerTimer"];
+            logNotes: components["schemas"]["PermissionsLogNotes"];
+            meetingRoom: components["schemas"]["PermissionsMeetingRoom"];
+            messages: components["schemas"]["PermissionsMessages"];
+            news: components["schemas"]["PermissionsNews"];
+            panicButton: components["schemas"]["PermissionsPanicButton"];
+            www: components["schemas"]["PermissionsWww"];
+        };
+        /**
+         * @description The state of a password set or reset token: `valid` (may be used), `expired` (too old), `invalid` (unknown, or not
+         *     this user's) or `used` (already used once).
+         * @example {
+         *       "state": "valid"
+         *     }
+         */
+        PasswordTokenState: {
+            /** @enum {string} */
+            state: "valid" | "expired" | "invalid" | "used";
+        };
+        /**
+         * @description A new password: at least 10 characters with a lowercase letter, an uppercase letter, a digit and a special
+         *     character (anything but a letter A-Z or a digit). A password that breaks a rule answers `400 BAD_REQUEST`
+         *     with one issue per broken rule, with these messages and `rule` names:
+         *
+         *     | Message | Rule |
+         *     |---|---|
+         *     | Password must be at least 10 characters | PASSWORD_TOO_SHORT |
+         *     | Password must contain a lowercase letter | PASSWORD_MISSING_LOWERCASE |
+         *     | Password must contain an uppercase letter | PASSWORD_MISSING_UPPERCASE |
+         *     | Password must contain a number | PASSWORD_MISSING_DIGIT |
+         *     | Password must contain a special character | PASSWORD_MISSING_SPECIAL_CHARACTER |
+         */
+        NewPassword: string;
+        /** @description The first password of an invited user, with the token from the invitation link. */
+        SetPasswordRequest: {
+            /** @description The token from the invitation link. */
+            token: string;
+            password: components["schemas"]["NewPassword"];
+        };
+        /** @description A new password, with the token from the password reset link. */
+        ResetPasswordRequest: {
+            /** @description The token from the password reset link. */
+            token: string;
+            newPassword: components["schemas"]["NewPassword"];
+        };
+        /**
+         * @description The kind of group: `default` (an ordinary group), `hidden` (visible only to its members and to admins),
+         *     `crossOrg` (spans several organisations) or `coAlert` (joined with a coAlert code).
+         * @enum {string}
+         */
+        GroupType: "default" | "hidden" | "crossOrg" | "coAlert";
+        /**
+         * @description The account (organisation) a group belongs to, and that account's tenant.
+         * @example {
+         *       "id": 3,
+         *       "name": "Demo Municipality",
+         *       "tenantId": 1
+         *     }
+         */
+        GroupAccount: {
+            id: components["schemas"]["Id"];
+            name: string;
+            tenantId: components["schemas"]["Id"];
+        };
+        /**
+         * @description A group of users, with its type, size, owning account and image.
+         * @example {
+         *       "id": 12,
+         *       "name": "Crisis team",
+         *       "type": "default",
+         *       "membersCount": 8,
+         *       "account": {
+         *         "id": 3,
+         *         "name": "Demo Municipality",
+         *         "tenantId": 1
+         *       },
+         *       "imageUrls": null
+         *     }
+         */
+        Group: {
+            readonly id: components["schemas"]["Id"];
+            name: string;
+            type: components["schemas"]["GroupType"];
+            /** @description Number of members of the group. */
+            readonly membersCount: number;
+            account: components["schemas"]["GroupAccount"];
+            /** @description The group's image in three sizes; `null` when the group has no image. */
+            imageUrls: components["schemas"]["ImageUrls"] | null;
+        };
+        /** @description A page of groups. */
+        GroupList: {
+            data: components["schemas"]["Group"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description A member of a group: the user's fields (as in `User`) plus `isAdmin`, whether the user administers this group.
+         * @example {
+         *       "id": 7,
+         *       "name": "Anna Andersson",
+         *       "title": "Safety officer",
+         *       "imageUrls": {
+         *         "small": "https://cdn.demo.test/users/7/small.png",
+         *         "medium": "https://cdn.demo.test/users/7/medium.png",
+         *         "large": "https://cdn.demo.test/users/7/large.png"
+         *       },
+         *       "email": "anna@demo.test",
+         *       "phoneNumbers": {
+         *         "primary": "+46700000001",
+         *         "secondary": null
+         *       },
+         *       "lastAccessAt": "2026-11-22T08:00:00.000Z",
+         *       "unavailableUntil": null,
+         *       "isAdmin": true
+         *     }
+         */
+        GroupMember: {
+            readonly id: components["schemas"]["Id"];
+            name: string;
+            /** @description The user's job title; `null` when the user has none. */
+            title: string | null;
+            imageUrls: components["schemas"]["ImageUrls"];
+            email: components["schemas"]["Email"];
+            phoneNumbers: components["schemas"]["UserPhoneNumbers"];
+            /** @description When the user last used the platform. */
+            readonly lastAccessAt: components["schemas"]["Timestamp"];
+            /** @description Until when the user has said they are unavailable; `null` when they are available. */
+            unavailableUntil: components["schemas"]["Timestamp"] | null;
+            /** @description Whether the user is an admin of this group. */
+            isAdmin: boolean;
+        };
+        /** @description A page of group members. */
+        GroupMemberList: {
+            data: components["schemas"]["GroupMember"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description A video meeting room of the tenant.
+         * @example {
+         *       "id": 5,
+         *       "name": "Crisis room",
+         *       "url": "https://meet.demo.test/crisis-room",
+         *       "description": "Standing room for the crisis team.",
+         *       "isActive": true
+         *     }
+         */
+        MeetingRoom: {
+            readonly id: components["schemas"]["Id"];
+            name: string;
+            /**
+             * Format: uri
+             * @description Where to join the meeting.
+             */
+            url: string;
+            /** @description Free text about the room; empty when there is none. */
+            description: string;
+            /** @description Whether the room can be used. */
+            isActive: boolean;
+        };
+        /** @description A page of meeting rooms. */
+        MeetingRoomList: {
+            data: components["schemas"]["MeetingRoom"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description A machine-to-machine api key of the tenant, for SCIM provisioning (scope `scim`). The key value itself is
+         *     never listed; it is shown only once, in the answer that creates it (`CreatedApiKey`).
+         * @example {
+         *       "apiKeyId": "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+         *       "name": "Azure AD provisioning",
+         *       "scope": "scim",
+         *       "createdAt": "2026-11-22T08:00:00.000Z"
+         *     }
+         */
+        ApiKey: {
+            /** Format: uuid */
+            readonly apiKeyId: string;
+            /** @description A label to tell keys apart. */
+            name: string;
+            /** @constant */
+            readonly scope: "scim";
+            readonly createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description A page of the tenant's api keys (without their key values). */
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A new api key; its id, scope (`scim`) and key value are assigned by the server. */
+        CreateApiKeyRequest: {
+            /** @description A label to tell keys apart. */
+            name: string;
+        };
+        /**
+         * @description A newly created api key: the `ApiKey` fields plus `key`, the secret. The secret is shown only in this answer;
+         *     the server keeps only a hash of it, so it cannot be shown again.
+         * @example {
+         *       "apiKeyId": "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+         *       "name": "Azure AD provisioning",
+         *       "scope": "scim",
+         *       "createdAt": "2026-11-22T08:00:00.000Z",
+         *       "key": "csk_q8ZrVb3mKx0T1nYwPc7sLd5Gh2Ja9EfU4oRiN6tXyAk"
+         *     }
+         */
+        CreatedApiKey: {
+            /** Format: uuid */
+            readonly apiKeyId: string;
+            /** @description A label to tell keys apart. */
+            name: string;
+            /** @constant */
+            readonly scope: "scim";
+            readonly createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description The secret, for `Authorization: Bearer <key>` on the SCIM endpoints: the prefix `csk_` followed by at least
+             *     256 random bits in base64url (43 characters or more). Shown only here.
+             */
+            readonly key: string;
+        };
+        /**
+         * @description What a contact is for, user support or the data protection officer.
+         * @enum {string}
+         */
+        ContactType: "UserSupport" | "DataProtectionOfficer";
+        /**
+         * @description A support or data-protection contact of an account.
+         * @example {
+         *       "id": 21,
+         *       "accountId": 3,
+         *       "name": "Maria Svensson",
+         *       "title": "Data protection officer",
+         *       "email": "dpo@demo.test",
+         *       "phoneNumber": "+46700000002",
+         *       "type": "DataProtectionOfficer"
+         *     }
+         */
+        Contact: {
+            readonly id: components["schemas"]["Id"];
+            /** @description The account the contact belongs to; fixed at creation. */
+            accountId: components["schemas"]["Id"];
+            name: string;
+            /** @description The contact's job title; may be empty. */
+            title: string;
+            email: components["schemas"]["Email"];
+            phoneNumber: components["schemas"]["PhoneNumber"];
+            type: components["schemas"]["ContactType"];
+        };
+        /** @description A page of contacts. */
+        ContactList: {
+            data: components["schemas"]["Contact"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A new contact of an account. */
+        CreateContactRequest: {
+            /** @description The account the contact belongs to; it must be an account of the tenant. */
+            accountId: components["schemas"]["Id"];
+            name: string;
+            /** @description The contact's job title; may be empty. */
+            title: string;
+            email: components["schemas"]["Email"];
+            phoneNumber: components["schemas"]["PhoneNumber"];
+            type: components["schemas"]["ContactType"];
+        };
+        /** @description The contact fields to change; at least one. The account of a contact cannot be changed. */
+        UpdateContactRequest: {
+            name?: string;
+            /** @description The contact's job title; may be empty. */
+            title?: string;
+            email?: components["schemas"]["Email"];
+            phoneNumber?: components["schemas"]["PhoneNumber"];
+            type?: components["schemas"]["ContactType"];
+        };
+        /**
+         * @description An external communication group of the tenant (people outside the organisation, reached by email and SMS).
+         * @example {
+         *       "id": 31,
+         *       "name": "Parents class 3B",
+         *       "memberCount": 24
+         *     }
+         */
+        CecGroup: {
+            readonly id: components["schemas"]["Id"];
+            name: string;
+            /** @description Number of recipients in the group. */
+            memberCount: number;
+        };
+        /** @description A page of external communication groups. */
+        CecGroupList: {
+            data: components["schemas"]["CecGroup"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description A ready-made text for external communication messages.
+         * @example {
+         *       "id": 5,
+         *       "name": "Building closed",
+         *       "content": "The building is closed today because of a technical fault. Please stay at home until further notice."
+         *     }
+         */
+        CecTemplate: {
+            readonly id: components["schemas"]["Id"];
+            name: string;
+            /** @description The message text the template fills in. */
+            content: string;
+        };
+        /** @description A page of external communication templates. */
+        CecTemplateList: {
+            data: components["schemas"]["CecTemplate"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description The channels an external communication message goes by. When sending, at least one of `isEmail` and `isSms`
+         *     must be true (checked by the server, answered as `400 BAD_REQUEST`).
+         */
+        CecChannel: {
+            /** @description Sent by email to recipients with an email address. */
+            isEmail: boolean;
+            /** @description Sent by SMS to recipients with a phone number. */
+            isSms: boolean;
+        };
+        /**
+         * @description A message sent to external communication groups.
+         * @example {
+         *       "id": 812,
+         *       "content": "Water supply is interrupted in building B until 14:00. Please confirm that you have read this.",
+         *       "channel": {
+         *         "isEmail": true,
+         *         "isSms": true
+         *       },
+         *       "hasVoiceCall": false,
+         *       "hasConfirmationLink": true,
+         *       "sender": {
+         *         "name": "Anna Andersson"
+         *       },
+         *       "sentAt": "2026-11-22T08:00:00.000Z",
+         *       "externalCommunicationGroups": [
+         *         {
+         *           "id": 31,
+         *           "name": "Parents class 3B"
+         *         }
+         *       ]
+         *     }
+         */
+        CecMessage: {
+            readonly id: components["schemas"]["Id"];
+            /** @description The message text. */
+            content: string;
+            channel: components["schemas"]["CecChannel"];
+            /** @description The text is also read out in a voice call to the recipients' phone numbers. */
+            hasVoiceCall: boolean;
+            /** @description The message carries a link the recipient follows to confirm reading it. */
+            hasConfirmationLink: boolean;
+            /** @description The user who sent the message. */
+            sender: {
+                /** @description The sender's name; null when the sending user has since been deleted. */
+                name: string | null;
+            };
+            readonly sentAt: components["schemas"]["Timestamp"];
+            /** @description The groups the message was sent to. */
+            externalCommunicationGroups: {
+                id: components["schemas"]["Id"];
+                name: string;
+            }[];
+        };
+        /** @description A page of external communication messages, newest first. */
+        CecMessageList: {
+            data: components["schemas"]["CecMessage"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description A message to send to external communication groups. Besides this schema, at least one of `channel.isEmail` and
+         *     `channel.isSms` must be true, else `400 BAD_REQUEST` with the message
+         *     'At least one of 'isEmail' or 'isSms' must be true'.
+         * @example {
+         *       "externalCommunicationGroupIds": [
+         *         31
+         *       ],
+         *       "text": "Water supply is interrupted in building B until 14:00. Please confirm that you have read this.",
+         *       "channel": {
+         *         "isEmail": true,
+         *         "isSms": true
+         *       },
+         *       "includeVoiceCall": false,
+         *       "includeConfirmationLink": true
+         *     }
+         */
+        SendCecMessageRequest: {
+            /** @description The groups to send to; each must be a group of the tenant the caller may send to. */
+            externalCommunicationGroupIds: components["schemas"]["Id"][];
+            /** @description The message text; must not be blank. */
+            text: string;
+            channel: components["schemas"]["CecChannel"];
+            /**
+             * @description Also read the text out in a voice call to the recipients' phone numbers.
+             * @default false
+             */
+            includeVoiceCall: boolean;
+            /**
+             * @description Add a link the recipients follow to confirm reading the message.
+             * @default false
+             */
+            includeConfirmationLink: boolean;
+        };
+        /**
+         * @description Delivery of a message to one recipient by one channel.
+         * @example {
+         *       "sentTo": "erik.svensson@example.com",
+         *       "readAt": "2026-11-22T08:12:31.000Z"
+         *     }
+         */
+        CecDispatch: {
+            /** @description The email address or phone number the message was sent to. */
+            sentTo: string;
+            /**
+             * @description When the recipient confirmed the message through the confirmation link; null until then (and always null
+             *     when the message has no confirmation link).
+             */
+            readAt: components["schemas"]["Timestamp"] | null;
+        };
+        /**
+         * @description One recipient of an external communication message and how the message reached them.
+         * @example {
+         *       "id": 1204,
+         *       "name": "Erik Svensson",
+         *       "title": null,
+         *       "dispatches": {
+         *         "byEmail": {
+         *           "sentTo": "erik.svensson@example.com",
+         *           "readAt": "2026-11-22T08:12:31.000Z"
+         *         },
+         *         "bySms": {
+         *           "sentTo": "+46700000002",
+         *           "readAt": null
+         *         }
+         *       },
+         *       "externalCommunicationGroupIds": [
+         *         31
+         *       ]
+         *     }
+         */
+        CecRecipient: {
+            readonly id: components["schemas"]["Id"];
+            name: string;
+            /** @description The recipient's title; null when none is recorded. */
+            title: string | null;
+            /** @description The deliveries by channel. */
+            dispatches: {
+                /** @description The delivery by email; null when the message was not sent to this recipient by email. */
+                byEmail: components["schemas"]["CecDispatch"] | null;
+                /** @description The delivery by SMS; null when the message was not sent to this recipient by SMS. */
+                bySms: components["schemas"]["CecDispatch"] | null;
+            };
+            /** @description The groups of the message this recipient belongs to. */
+            externalCommunicationGroupIds: components["schemas"]["Id"][];
+        };
+        /** @description A page of the recipients of an external communication message. */
+        CecRecipientList: {
+            data: components["schemas"]["CecRecipient"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description A personal alarm (lone-worker timer): unless it is deactivated before `dispatchTime`, an alarm message goes to
+         *     its recipients at that time.
+         * @example {
+         *       "id": 501,
+         *       "text": "Home visit at Storgatan 12. Call me if I have not checked in.",
+         *       "dispatchTime": "2026-11-22T09:30:00.000Z",
+         *       "createdTime": "2026-11-22T08:30:00.000Z",
+         *       "active": true,
+         *       "userId": 42,
+         *       "locationId": 77,
+         *       "messageId": null,
+         *       "deviceId": "device-7f3c9a2e",
+         *       "oneMinuteWarning": true
+         *     }
+         */
+        PersonalAlarm: {
+            readonly id: components["schemas"]["Id"];
+            /** @description The alarm text sent to the recipients. */
+            text: string;
+            /** @description When the alarm is dispatched unless deactivated before. */
+            dispatchTime: components["schemas"]["Timestamp"];
+            readonly createdTime: components["schemas"]["Timestamp"];
+            /** @description Whether the timer runs; a deactivated alarm is not dispatched. */
+            active: boolean;
+            /** @description The user the alarm is for (the sender). */
+            userId: components["schemas"]["Id"];
+            /** @description The stored location of the sender; null when no location was given. */
+            locationId: components["schemas"]["Id"] | null;
+            /** @description The alarm message once the alarm has been dispatched; null before. */
+            messageId: components["schemas"]["Id"] | null;
+            /** @description The sender's device the alarm was started on. */
+            deviceId: string;
+            /** @description The sender is warned one minute before the alarm is dispatched. */
+            oneMinuteWarning: boolean;
+        };
+        /** @description A page of personal alarms. */
+        PersonalAlarmList: {
+            data: components["schemas"]["PersonalAlarm"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description Where the sender is, in decimal degrees; both values are non-negative.
+         * @example {
+         *       "latitude": 59.3293,
+         *       "longitude": 18.0686
+         *     }
+         */
+        PersonalAlarmLocation: {
+            latitude: number;
+            longitude: number;
+        };
+        /**
+         * @description A new personal alarm. Recipients are the users in `recipientUserIds` plus the members of the groups in
+         *     `groupIds`; ids that are not users or groups of the tenant are left out, and if no recipient remains the
+         *     request answers `400 PERSONAL_ALARM_NOT_FOUND_RECIPIENTS`.
+         * @example {
+         *       "sender": {
+         *         "userId": 42,
+         *         "deviceId": "device-7f3c9a2e"
+         *       },
+         *       "dispatchAt": "2026-11-22T09:30:00.000Z",
+         *       "location": {
+         *         "latitude": 59.3293,
+         *         "longitude": 18.0686
+         *       },
+         *       "active": true,
+         *       "text": "Home visit at Storgatan 12. Call me if I have not checked in.",
+         *       "oneMinuteWarning": true,
+         *       "recipientUserIds": [
+         *         7,
+         *         9
+         *       ],
+         *       "groupIds": [
+         *         12
+         *       ]
+         *     }
+         */
+        CreatePersonalAlarmRequest: {
+            /** @description Who the alarm is for and the device it runs on. */
+            sender: {
+                userId: components["schemas"]["Id"];
+                deviceId: string;
+            };
+            /** @description When the alarm is dispatched unless deactivated before. */
+            dispatchAt: components["schemas"]["Timestamp"];
+            /** @description Where the sender is; optional. */
+            location?: components["schemas"]["PersonalAlarmLocation"];
+            /** @description Start the timer at once (true) or create the alarm inactive, to activate later (false). */
+            active: boolean;
+            /** @description The alarm text sent to the recipients. */
+            text: string;
+            /** @description Warn the sender one minute before the alarm is dispatched. */
+            oneMinuteWarning: boolean;
+            /** @description Users who receive the alarm. */
+            recipientUserIds: components["schemas"]["Id"][];
+            /** @description Groups whose members receive the alarm. */
+            groupIds: components["schemas"]["Id"][];
+        };
+        /**
+         * @description Changes to a personal alarm, for example to extend or change the timer. Only the given properties change;
+         *     `recipientUserIds` and `groupIds`, when given, replace the previous lists (if no recipient remains the request
+         *     answers `400 PERSONAL_ALARM_NOT_FOUND_RECIPIENTS`); `location`, when given, replaces the stored location.
+         * @example {
+         *       "dispatchAt": "2026-11-22T10:00:00.000Z"
+         *     }
+         */
+        UpdatePersonalAlarmRequest: {
+            /** @description The new moment the alarm is dispatched unless deactivated before. */
+            dispatchAt?: components["schemas"]["Timestamp"];
+            /** @description The alarm text sent to the recipients. */
+            text?: string;
+            /** @description Where the sender is now. */
+            location?: components["schemas"]["PersonalAlarmLocation"];
+            /** @description Warn the sender one minute before the alarm is dispatched. */
+            oneMinuteWarning?: boolean;
+            /** @description Users who receive the alarm. */
+            recipientUserIds?: components["schemas"]["Id"][];
+            /** @description Groups whose members receive the alarm. */
+            groupIds?: components["schemas"]["Id"][];
+        };
+        /**
+         * @description The tenant's OpenID Connect single sign-on settings as stored. The client secret is never returned.
+         * @example {
+         *       "clientId": "core-api-demo",
+         *       "authorizationEndpoint": "https://idp.demo.test/oauth2/authorize",
+         *       "tokenEndpoint": "https://idp.demo.test/oauth2/token",
+         *       "jwksUri": "https://idp.demo.test/oauth2/keys",
+         *       "issuer": "https://idp.demo.test",
+         *       "createdAt": "2026-11-01T08:00:00.000Z",
+         *       "updatedAt": "2026-11-22T08:00:00.000Z"
+         *     }
+         */
+        OidcSettings: {
+            /** @description The client id registered at the identity provider. */
+            clientId: string;
+            /** Format: uri */
+            authorizationEndpoint: string;
+            /** Format: uri */
+            tokenEndpoint: string;
+            /** Format: uri */
+            jwksUri: string;
+            /** Format: uri */
+            issuer: string;
+            readonly createdAt: components["schemas"]["Timestamp"];
+            readonly updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description The tenant's OpenID Connect single sign-on settings, replacing any existing ones. `clientSecret` is stored
+         *     encrypted and is never returned.
+         */
+        OidcSettingsInput: {
+            /** @description The client id registered at the identity provider. */
+            clientId: string;
+            /** @description The client secret registered at the identity provider; write-only. */
+            clientSecret: string;
+            /** Format: uri */
+            authorizationEndpoint: string;
+            /** Format: uri */
+            tokenEndpoint: string;
+            /** Format: uri */
+            jwksUri: string;
+            /** Format: uri */
+            issuer: string;
+        };
+        /** @description Whether a SCIM feature is supported. */
+        ScimSupported: {
+            supported: boolean;
+        };
+        /** @description SCIM 2.0 ServiceProviderConfig resource (RFC 7643 section 5). */
+        ScimServiceProviderConfig: {
+            schemas: "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"[];
+            patch: components["schemas"]["ScimSupported"];
+            bulk: {
+                supported: boolean;
+                maxOperations: number;
+                maxPayloadSize: number;
+            };
+            filter: {
+                supported: boolean;
+                maxResults: number;
+            };
+            changePassword: components["schemas"]["ScimSupported"];
+            sort: components["schemas"]["ScimSupported"];
+            etag: components["schemas"]["ScimSupported"];
+            authenticationSchemes: {
+                type: string;
+                name: string;
+                description: string;
+            }[];
+        };
+        /**
+         * @description The form an identity provider posts to the assertion consumer service (SAML 2.0 HTTP-POST binding).
+         * @example {
+         *       "SAMLResponse": "PHNhbWxwOlJlc3BvbnNlIHhtbG5zOnNhbWxwPSJ1cm46b2FzaXM6bmFtZXM6dGM6U0FNTDoyLjA6cHJvdG9jb2wiLz4=",
+         *       "RelayState": "https://login.example.com/login/sso"
+         *     }
+         */
+        SamlAcsForm: {
+            /** @description The SAML response (XML with the signed assertion), base64-encoded. */
+            SAMLResponse: string;
+            /**
+             * @description The value the service provider sent with the authentication request and the identity provider returns
+             *     unchanged; it names where the browser goes afterwards.
+             */
+            RelayState: string;
+        };
+    };
+    responses: {
+        /** @description Unexpected failure (INTERNAL_SERVER_ERROR, with a requestId), a feature not available yet (NOT_IMPLEMENTED), the service unavailable (SERVICE_UNAVAILABLE), a body too large (PAYLOAD_TOO_LARGE) or of an unsupported media type (UNSUPPORTED_MEDIA_TYPE). */
+        Unexpected: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request breaks the contract (BAD_REQUEST); `issues` says where and what. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Too many attempts (TOO_MANY_REQUESTS); try again after `unavailableUntil`. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The access token is missing, malformed, expired or its session is revoked (UNAUTHORIZED, INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION). */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Nothing with that id is visible to the caller (NOT_FOUND). */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The caller may not do this in this tenant (FORBIDDEN). */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Version of the core API contract the client speaks. Must be `1`. */
+        ApiVersionHeader: "1";
+        /** @description The session id. */
+        SessionId: string;
+        /** @description The identity hash, SHA-256 of the lowercased email, as 64 lowercase hexadecimal digits. */
+        IdentityHash: string;
+        /** @description A DNS domain name, such as the domain part of a user's email address. Compared case-insensitively. */
+        IdpDomain: string;
+        /**
+         * @description The device's push token as issued by the platform's push service (APNs, FCM or the desktop app), URL-encoded in the
+         *     path. It identifies the registration.
+         */
+        PushTokenId: string;
+        /** @description Page size. */
+        Limit: number;
+        /** @description Number of items to skip. */
+        Offset: number;
+        /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+        TenantIdHeader: string;
+        /** @description The user id. */
+        UserId: components["schemas"]["Id"];
+        /** @description The token from the link emailed to the user. */
+        PasswordToken: string;
+        /**
+         * @description Only items whose name contains this text, case-insensitively. `%` and `_` are matched as literal characters,
+         *     not as wildcards.
+         */
+        NameMatch: string;
+        /** @description The group id. */
+        GroupId: components["schemas"]["Id"];
+        /** @description The api key id (a UUID; anything else answers `400 BAD_REQUEST`). */
+        ApiKeyId: string;
+        /** @description The contact id. */
+        ContactId: components["schemas"]["Id"];
+        /**
+         * @description Only messages whose content contains this text, ignoring case. `%` and `_` are matched literally (they are not
+         *     wildcards).
+         */
+        CecContentMatch: string;
+        /**
+         * @description Only messages sent to at least one of these external communication groups, comma-separated
+         *     (`externalCommunicationGroupIds=31,32`). Ids that are not groups of the tenant match nothing.
+         */
+        CecGroupIdsFilter: components["schemas"]["Id"][];
+        /** @description The external communication message id. */
+        CecMessageId: components["schemas"]["Id"];
+        /** @description `active`: only alarms that are active. Without it, all alarms are listed. */
+        PersonalAlarmStatusFilter: "active";
+        /** @description The personal alarm id. */
+        PersonalAlarmId: components["schemas"]["Id"];
+    };
+    requestBodies: never;
+    headers: {
+        /** @description Seconds to wait before trying again. */
+        RetryAfter: number;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    createSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The session, with its tokens and factors. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The credentials do not match (INVALID_CREDENTIALS). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The coAlert code has been used as often as it may be (COALERT_CODE_USAGE_LIMIT_REACHED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    refreshSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session with new tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description The refresh token is missing or malformed (UNAUTHORIZED, INVALID_AUTHORIZATION_HEADER), unknown or reused
+             *     (INVALID_REFRESH_TOKEN), expired (EXPIRED_REFRESH_TOKEN), the session id is unknown or not this token's
+             *     (INVALID_SESSION_ID), or the session was revoked (INVALID_SESSION).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session is revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description The session id is not the caller's (INVALID_SESSION_ID) or the access token is not valid (UNAUTHORIZED,
+             *     INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    verifySessionChallenge: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyChallengeRequest"];
+            };
+        };
+        responses: {
+            /** @description The session with the factor verified. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /**
+             * @description The request breaks the contract (BAD_REQUEST), no such challenge is pending (AUTHORIZATION_CODE_NOT_FOUND),
+             *     the SSO challenge expired (SSO_CHALLENGE_EXPIRED) or the tenant's SSO settings are unusable
+             *     (INVALID_SSO_CONFIGURATION).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description The code is wrong (INVALID_CREDENTIALS) or expired (MFA_TOKEN_EXPIRED), the identity provider rejected the
+             *     code (INVALID_SSO_AUTHORIZATION_CODE) or its ID token is not valid (INVALID_SSO_ID_TOKEN), the session id is
+             *     not the caller's (INVALID_SESSION_ID), or the access token is not valid (UNAUTHORIZED,
+             *     INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Skolon user is not a teacher (SKOLON_USER_NOT_TEACHER). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createSessionChallenge: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateChallengeRequest"];
+            };
+        };
+        responses: {
+            /** @description The code was sent, or where to sign in. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChallengeResult"];
+                };
+            };
+            /**
+             * @description The request breaks the contract (BAD_REQUEST), the user has no phone number for SMS
+             *     (MFA_REQUIRED_BUT_NOT_ENABLED), the tenant's SSO settings are missing or unusable
+             *     (INVALID_SSO_CONFIGURATION) or the redirect URI is not allowed (INVALID_REDIRECT_URI).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    probeHash: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The identity hash, SHA-256 of the lowercased email, as 64 lowercase hexadecimal digits. */
+                hash: components["parameters"]["IdentityHash"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProbeHashRequest"];
+            };
+        };
+        responses: {
+            /** @description Whether the credentials are valid in this region. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegionProbeResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    probeIdpDomain: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description A DNS domain name, such as the domain part of a user's email address. Compared case-insensitively. */
+                idpDomain: components["parameters"]["IdpDomain"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether the domain signs in with single sign-on in this region. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdpDomainProbeResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    putPushToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /**
+                 * @description The device's push token as issued by the platform's push service (APNs, FCM or the desktop app), URL-encoded in the
+                 *     path. It identifies the registration.
+                 */
+                id: components["parameters"]["PushTokenId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The registered push token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deletePushToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /**
+                 * @description The device's push token as issued by the platform's push service (APNs, FCM or the desktop app), URL-encoded in the
+                 *     path. It identifies the registration.
+                 */
+                id: components["parameters"]["PushTokenId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The push token is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listTenants: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's tenants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestPasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted; a reset link is emailed if the account exists. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getUserSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateUserSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getUserPermissions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's permissions in the tenant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserPermissions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPasswordSetToken: {
+        parameters: {
+            query: {
+                /** @description The token from the link emailed to the user. */
+                token: components["parameters"]["PasswordToken"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state of the token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordTokenState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    setPassword: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is set; the user can now sign in with it. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request breaks the contract or the password breaks a password rule (BAD_REQUEST), or the token is unknown
+             *     or not this user's (USER_PASSWORD_SET_TOKEN_INVALID).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The user's password is already set; the invitation link was used (USER_PASSWORD_ALREADY_SET). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The invitation link is older than 30 days (USER_PASSWORD_SET_TOKEN_EXPIRED). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPasswordResetToken: {
+        parameters: {
+            query: {
+                /** @description The token from the link emailed to the user. */
+                token: components["parameters"]["PasswordToken"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state of the token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordTokenState"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is replaced and the user's other sessions are revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request breaks the contract or the password breaks a password rule (BAD_REQUEST), or the token is unknown,
+             *     not this user's or already used (USER_PASSWORD_SET_TOKEN_INVALID).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The reset link is older than 30 minutes (USER_PASSWORD_SET_TOKEN_EXPIRED). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only groups with at least one of these functions enabled, comma-separated
+                 *     (e.g. `function[in]=checklists,documents`).
+                 */
+                "function[in]"?: ("checklists" | "documents" | "panic_button" | "lone_worker_timer" | "im_ok")[];
+                /**
+                 * @description Only items whose name contains this text, case-insensitively. `%` and `_` are matched as literal characters,
+                 *     not as wildcards.
+                 */
+                "name[match]"?: components["parameters"]["NameMatch"];
+                /** @description Only groups with at least this many members. */
+                "membersCount[gte]"?: number;
+                /** @description Only groups this user is a member of. */
+                memberUserId?: components["schemas"]["Id"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the groups the caller may see. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The group id. */
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listGroupMembers: {
+        parameters: {
+            query?: {
+                /** @description Sort field and direction. */
+                sort?: "name:asc" | "name:desc" | "title:asc" | "title:desc";
+                /**
+                 * @description Only items whose name contains this text, case-insensitively. `%` and `_` are matched as literal characters,
+                 *     not as wildcards.
+                 */
+                "name[match]"?: components["parameters"]["NameMatch"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The group id. */
+                groupId: components["parameters"]["GroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the group's members. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupMemberList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listMeetingRooms: {
+        parameters: {
+            query?: {
+                /** @description `active`: only active rooms. */
+                status?: "active";
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of meeting rooms. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeetingRoomList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of api keys, without their secrets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new api key with its secret, shown only here. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The tenant already has the maximum of 25 api keys (LIMIT_REACHED). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteApiKey: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The api key id (a UUID; anything else answers `400 BAD_REQUEST`). */
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The api key is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listContacts: {
+        parameters: {
+            query?: {
+                /** @description Only contacts of this account. */
+                accountId?: components["schemas"]["Id"];
+                /** @description Only contacts of this type. */
+                type?: components["schemas"]["ContactType"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of contacts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createContact: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateContactRequest"];
+            };
+        };
+        responses: {
+            /** @description The new contact. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller may not change contacts (INSUFFICIENT_PRIVILEGES) or does not belong to the tenant (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The account is not one of the tenant's (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteContact: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The contact id. */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller may not change contacts (INSUFFICIENT_PRIVILEGES) or does not belong to the tenant (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updateContact: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The contact id. */
+                contactId: components["parameters"]["ContactId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateContactRequest"];
+            };
+        };
+        responses: {
+            /** @description The contact after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Contact"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller may not change contacts (INSUFFICIENT_PRIVILEGES) or does not belong to the tenant (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listCecGroups: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CecGroupList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The caller lacks the `cec.maySend` permission (INSUFFICIENT_PRIVILEGES) or does not belong to the tenant
+             *     (FORBIDDEN).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listCecTemplates: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CecTemplateList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The caller lacks the `cec.maySend` permission (INSUFFICIENT_PRIVILEGES) or does not belong to the tenant
+             *     (FORBIDDEN).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listCecMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only messages whose content contains this text, ignoring case. `%` and `_` are matched literally (they are not
+                 *     wildcards).
+                 */
+                "content[match]"?: components["parameters"]["CecContentMatch"];
+                /**
+                 * @description Only messages sent to at least one of these external communication groups, comma-separated
+                 *     (`externalCommunicationGroupIds=31,32`). Ids that are not groups of the tenant match nothing.
+                 */
+                externalCommunicationGroupIds?: components["parameters"]["CecGroupIdsFilter"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of messages, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CecMessageList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The caller lacks the `cec.maySend` permission (INSUFFICIENT_PRIVILEGES) or does not belong to the tenant
+             *     (FORBIDDEN).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    sendCecMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendCecMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored message; delivery runs in the background. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CecMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The caller lacks the `cec.maySend` permission (INSUFFICIENT_PRIVILEGES) or does not belong to the tenant
+             *     (FORBIDDEN), or a group does not exist, belongs to another tenant or may not be sent to
+             *     (CEC_MESSAGE_GROUP_FORBIDDEN).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The tenant has no sender settings for external communication (CEC_TENANT_CONFIGURATION_INCOMPLETE). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getCecMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The external communication message id. */
+                messageId: components["parameters"]["CecMessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CecMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The caller lacks the `cec.maySend` permission (INSUFFICIENT_PRIVILEGES) or does not belong to the tenant
+             *     (FORBIDDEN).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No message with that id exists in the tenant (CEC_MESSAGE_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listCecMessageRecipients: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The external communication message id. */
+                messageId: components["parameters"]["CecMessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of recipients. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CecRecipientList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The caller lacks the `cec.maySend` permission (INSUFFICIENT_PRIVILEGES) or does not belong to the tenant
+             *     (FORBIDDEN).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No message with that id exists in the tenant (CEC_MESSAGE_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPersonalAlarms: {
+        parameters: {
+            query?: {
+                /** @description `active`: only alarms that are active. Without it, all alarms are listed. */
+                status?: components["parameters"]["PersonalAlarmStatusFilter"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of personal alarms. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAlarmList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createPersonalAlarm: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePersonalAlarmRequest"];
+            };
+        };
+        responses: {
+            /** @description The created alarm. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAlarm"];
+                };
+            };
+            /**
+             * @description The request breaks the contract (BAD_REQUEST) or none of the given users and groups is a valid recipient
+             *     in the tenant (PERSONAL_ALARM_NOT_FOUND_RECIPIENTS).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The device already has an active alarm (PERSONAL_ALARM_CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getPersonalAlarm: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The personal alarm id. */
+                id: components["parameters"]["PersonalAlarmId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The alarm. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAlarm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No personal alarm with that id exists in the tenant (PERSONAL_ALARM_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updatePersonalAlarm: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The personal alarm id. */
+                id: components["parameters"]["PersonalAlarmId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePersonalAlarmRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed alarm. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAlarm"];
+                };
+            };
+            /**
+             * @description The request breaks the contract (BAD_REQUEST) or none of the given users and groups is a valid recipient
+             *     in the tenant (PERSONAL_ALARM_NOT_FOUND_RECIPIENTS).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No personal alarm with that id exists in the tenant (PERSONAL_ALARM_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The alarm has already been dispatched and can no longer be changed (PERSONAL_ALARM_CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    activatePersonalAlarm: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The personal alarm id. */
+                id: components["parameters"]["PersonalAlarmId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activated alarm. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAlarm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No personal alarm with that id exists in the tenant (PERSONAL_ALARM_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Another alarm of the same device is active (PERSONAL_ALARM_CONFLICT). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deactivatePersonalAlarm: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The personal alarm id. */
+                id: components["parameters"]["PersonalAlarmId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deactivated alarm. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalAlarm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No personal alarm with that id exists in the tenant (PERSONAL_ALARM_NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getOidcSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tenant's OIDC settings, without the client secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The tenant has no OIDC settings (NOT_FOUND). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    putOidcSettings: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OidcSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The stored settings, without the client secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getScimServiceProviderConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What this SCIM service supports. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimServiceProviderConfig"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    getSamlServiceProviderMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service provider metadata (an `EntityDescriptor` XML document). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    consumeSamlAssertion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["SamlAcsForm"];
+            };
+        };
+        responses: {
+            /**
+             * @description Redirect to the `RelayState` target.
+             *
+             *     On success the target gets the query parameters `sessionId` (the session that started the `saml` challenge)
+             *     and `code` (a one-time code the client sends as the `saml` answer of `PATCH /sessions/{id}` to verify the
+             *     factor), for example `https://login.example.com/login/sso?sessionId=0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11&code=9d1b2f1c5e7a4b3c8d6e`.
+             *
+             *     On failure the target gets `error` with one of: `saml_validation_failed` (the SAML response is not valid:
+             *     signature, audience, conditions, `InResponseTo` or replay), `user_not_found` (no user matches the asserted
+             *     identity) or `unauthorized_organization` (the user does not belong to the organisation the sign-in was
+             *     started for), for example `https://login.example.com/login/sso?error=user_not_found`.
+             */
+            302: {
+                headers: {
+                    /** @description The `RelayState` target with `sessionId` and `code`, or with `error`. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+}
