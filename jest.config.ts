@@ -24,6 +24,20 @@ const config: Config = {
       globalSetup: '<rootDir>/server/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/server/test/support/global-teardown.ts',
     },
+    {
+      displayName: 'web',
+      rootDir: '<rootDir>',
+      testMatch: ['<rootDir>/web/src/**/*.test.ts?(x)'],
+      testEnvironment: '<rootDir>/web/test/jsdom-environment.cjs',
+      transform: { '^.+\\.(t|j|mj)sx?$': swc as unknown as [string, Record<string, unknown>] },
+      // react-router 8 and its dependencies ship only ES modules.
+      transformIgnorePatterns: ['/node_modules/(?!(react-router|cookie-es|@remix-run)/)'],
+      moduleNameMapper: {
+        '^.+/config/vite-env$': '<rootDir>/web/test/vite-env.cjs',
+        '\\.css$': '<rootDir>/web/test/style-stub.cjs',
+      },
+      setupFilesAfterEnv: ['<rootDir>/web/test/setup.ts'],
+    },
   ],
   testTimeout: 30_000,
 };

@@ -1,0 +1,98 @@
+// createApp builds the Express app from the contract; it never listens (main.ts does, tests use supertest).
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import cors from 'cors';
+import pinoHttp from 'pino-http';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { ApiError } from './errors';
+import { dispatch } from './http/dispatch';
+import { errorHandler, notFound } from './http/error-handler';
+import type { HandlerMap } from './http/operations';
+import { contractView, docsPath } from './http/spec';
+import { handlers as defaultHandlers } from './modules/registry';
+import type { Services } from './services';
+import { devOutboxRouter } from './notify/dev-outbox';
+
+export interface AppOptions {
+  handlers?: HandlerMap;
+}
+
+const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function createApp(services: Services, options: AppOptions = {}): Express {
+  const { config, logger } = services;
+  const contract = contractView();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      // Only the path is logged: query strings can carry tokens (password links) and bodies carry secrets.
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, path: String(req.url).split('?')[0] }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  app.use(helmet());
+
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res: Response) => {
+    try {
+      await withTimeout(services.database.ping(), 2_000);
+      res.json({ status: 'ok', region: config.region });
+    } catch {
+      res.status(503).json(new ApiError('SERVICE_UNAVAILABLE', { message: 'The database is not reachable' }).toBody());
+    }
+  });
+  app.get('/docs', helmet.contentSecurityPolicy({ directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'worker-src': ["'self'", 'blob:'] } }), (_req, res) =>
+    res.sendFile(docsPath),
+  );
+  if (config.mode !== 'production' && config.notify.transport === 'outbox') app.use('/dev/outbox', devOutboxRouter(services));
+
+  app.use(
+    '/core',
+    cors({
+      origin: config.corsOrigins,
+      allowedHeaders: ['authorization', 'content-type', 'cosafe-core-api-version', 'cosafe-tenant-id', 'x-request-id'],
+      exposedHeaders: ['retry-after', 'x-request-id'],
+      maxAge: 600,
+    }),
+  );
+  app.use('/core', express.json({ limit: config.bodyLimit }), express.urlencoded({ extended: false, limit: '1mb' }));
+  for (const { document } of contract.documents) {
+    app.use(
+      OpenApiValidator.middleware({
+        apiSpec: document as never,
+        validateApiSpec: false,
+        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
+        validateResponses: config.mode === 'production' ? false : { removeAdditional: false },
+        validateSecurity: false,
+        validateFormats: 'full',
+        ignoreUndocumented: false,
+        fileUploader: false,
+      }),
+    );
+  }
+  app.use(dispatch(options.handlers ?? defaultHandlers, contract.operations, services));
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return app;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+}
+
+export type { Request };

@@ -1,0 +1,33 @@
+import type { Config } from './config';
+import { openDatabase, type DatabaseHandle } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { createLogger, type Logger } from './logger';
+import { createNotifier } from './notify/notifier';
+import { AccessTokens } from './security/access-tokens';
+import { resolveSecrets } from './security/secrets';
+import type { Services } from './services';
+
+export interface BuildOptions {
+  database?: DatabaseHandle;
+  logger?: Logger;
+  now?: () => Date;
+}
+
+/** Opens the database, runs migrations and wires every service; shared by main.ts, tests and benchmarks. */
+export async function buildServices(config: Config, options: BuildOptions = {}): Promise<Services> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const secrets = await resolveSecrets(config);
+  const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  await migrateToLatest(database.db);
+  const tokens = await AccessTokens.create(secrets.signingKeys, config.publicBaseUrl, config.accessTokenTtlSeconds);
+  return {
+    config,
+    db: database.db,
+    database,
+    tokens,
+    secretKey: secrets.secretKey,
+    notifier: createNotifier(config, database.db),
+    logger,
+    now: options.now ?? (() => new Date()),
+  };
+}

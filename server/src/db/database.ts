@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Pool, types as pgTypes } from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { PGliteDialect } from './pglite-dialect';
+import type { Database } from './types';
+
+export type Db = Kysely<Database>;
+
+const INT8 = 20;
+// Ids are bigint in SQL and numbers in the API; every id stays below 2^53.
+const parseInt8 = (value: string) => Number(value);
+
+export interface DatabaseOptions {
+  /** postgres://… for a PostgreSQL server; otherwise embedded PGlite. */
+  url?: string | null;
+  /** PGlite data directory; null or undefined keeps it in memory. */
+  dataDir?: string | null;
+  /** A PGlite data dump to start from (tests start from a migrated snapshot). */
+  loadDataDir?: Blob;
+  /** PostgreSQL schema to work in (tests isolate each file in its own schema). */
+  schema?: string;
+  poolSize?: number;
+}
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url) {
+    const pool = new Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+      types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 ? parseInt8 : pgTypes.getTypeParser(oid, format as 'text'))) as typeof pgTypes.getTypeParser },
+    });
+    // A dropped connection must not crash the process; the next query reconnects.
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', ping: async () => void (await sql`select 1`.execute(db)), close: () => db.destroy() };
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    parsers: { [INT8]: parseInt8 },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', ping: async () => void (await sql`select 1`.execute(db)), close: () => db.destroy() };
+}

@@ -1,0 +1,75 @@
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { ApiError, type ValidationIssue } from '../errors';
+import type { Logger } from '../logger';
+
+interface ValidatorError extends Error {
+  status?: number;
+  errors?: { path?: string; message?: string }[];
+}
+
+const whereOf: Record<string, ValidationIssue['where']> = {
+  body: 'body',
+  query: 'query',
+  path: 'path',
+  params: 'path',
+  headers: 'header',
+  header: 'header',
+};
+
+function issuesOf(error: ValidatorError): ValidationIssue[] {
+  return (error.errors ?? []).slice(0, 100).map((e) => {
+    const [, first = '', ...rest] = (e.path ?? '').replace(/^\./, '/').replace(/\./g, '/').split('/');
+    const where = whereOf[first] ?? 'body';
+    return { where, path: where === 'body' ? `/${rest.join('/')}` : rest.join('/'), message: (e.message ?? 'is not valid').slice(0, 1000) };
+  });
+}
+
+/** Maps anything thrown to the API's error codes. Unknown failures become INTERNAL_SERVER_ERROR. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = error as ValidatorError & { type?: string; statusCode?: number };
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new ApiError('BAD_REQUEST', {
+        message: 'The body is not valid JSON',
+        issues: [{ where: 'body', path: '/', message: 'Malformed JSON' }],
+      });
+    case 'entity.too.large':
+      return new ApiError('PAYLOAD_TOO_LARGE', { message: 'The body is too large' });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  }
+  // express-openapi-validator errors carry a status; a 500 from it means a response broke the contract.
+  switch (e?.status) {
+    case 400:
+      return new ApiError('BAD_REQUEST', { issues: issuesOf(e) });
+    case 404:
+      return new ApiError('NOT_FOUND');
+    case 405:
+      return new ApiError('METHOD_NOT_ALLOWED', { message: 'Method not allowed' });
+    case 413:
+      return new ApiError('PAYLOAD_TOO_LARGE');
+    case 415:
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Unsupported media type' });
+  }
+  return new ApiError('INTERNAL_SERVER_ERROR', { cause: error });
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req: Request, res, next) => {
+    const apiError = toApiError(error);
+    const requestId = String(req.id ?? '');
+    if (apiError.httpStatus >= 500 && apiError.code !== 'NOT_IMPLEMENTED' && apiError.code !== 'SERVICE_UNAVAILABLE') {
+      const cause = apiError.cause ?? error;
+      logger.error({ requestId, err: cause instanceof Error ? { message: cause.message, stack: cause.stack, name: cause.name } : cause }, 'request failed');
+    }
+    if (res.headersSent) return next(error);
+    if (apiError.unavailableUntil) {
+      res.set('Retry-After', String(Math.max(0, Math.ceil((apiError.unavailableUntil.getTime() - Date.now()) / 1000))));
+    }
+    res.status(apiError.httpStatus).json(apiError.toBody(requestId));
+  };
+}
+
+export const notFound: RequestHandler = (_req, _res, next) => next(new ApiError('NOT_FOUND', { message: 'No such route' }));

@@ -1,0 +1,81 @@
+// One interface per outbound channel. Production sends for real (SMTP, HTTP provider APIs); development keeps
+// every message in the database outbox so a developer can read codes and links at GET /dev/outbox.
+import nodemailer, { type Transporter, type TransportOptions } from 'nodemailer';
+import type { Db } from '../db/database';
+
+export type ChannelName = 'email' | 'sms' | 'voice' | 'push';
+
+export interface OutgoingMessage {
+  to: string;
+  subject?: string;
+  body: string;
+}
+
+export interface Channel {
+  readonly name: ChannelName;
+  send(message: OutgoingMessage): Promise<void>;
+}
+
+export class OutboxChannel implements Channel {
+  constructor(readonly name: ChannelName, private readonly db: Db) {}
+  async send(message: OutgoingMessage): Promise<void> {
+    await this.db
+      .insertInto('outbox')
+      .values({ channel: this.name, recipient: message.to, subject: message.subject ?? null, body: message.body })
+      .execute();
+  }
+}
+
+export class SmtpEmailChannel implements Channel {
+  readonly name = 'email' as const;
+  private readonly transport: Transporter;
+  constructor(smtpUrl: string, private readonly from: string, options: { timeoutMs?: number } = {}) {
+    const timeout = options.timeoutMs ?? 15_000;
+    this.transport = nodemailer.createTransport(smtpUrl, {
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+    } as TransportOptions);
+  }
+  async send(message: OutgoingMessage): Promise<void> {
+    await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject ?? '', text: message.body });
+  }
+  close(): void {
+    this.transport.close();
+  }
+}
+
+export class ChannelDeliveryError extends Error {
+  constructor(channel: ChannelName, readonly status: number | null, detail: string) {
+    super(`${channel} provider refused the message (${status ?? 'no answer'}): ${detail}`);
+    this.name = 'ChannelDeliveryError';
+  }
+}
+
+/** SMS, voice and push go through an HTTP provider API: JSON POST with a bearer token. */
+export class HttpProviderChannel implements Channel {
+  constructor(
+    readonly name: ChannelName,
+    private readonly url: string,
+    private readonly token: string | null,
+    private readonly sender: string,
+    private readonly timeoutMs = 10_000,
+  ) {}
+  async send(message: OutgoingMessage): Promise<void> {
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        },
+        body: JSON.stringify({ from: this.sender, to: message.to, subject: message.subject, text: message.body }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new ChannelDeliveryError(this.name, null, error instanceof Error ? error.message : String(error));
+    }
+    if (!response.ok) throw new ChannelDeliveryError(this.name, response.status, (await response.text()).slice(0, 200));
+  }
+}

@@ -1,0 +1,24 @@
+// Development only: every message the dev outbox "sent", newest first, so codes and links can be read.
+import { Router } from 'express';
+import { ApiError } from '../errors';
+import type { Services } from '../services';
+
+export function devOutboxRouter(services: Services): Router {
+  const router = Router();
+  router.get('/', async (req, res, next) => {
+    try {
+      const to = typeof req.query.to === 'string' ? req.query.to : undefined;
+      if (to !== undefined && (to.length === 0 || to.length > 320)) throw new ApiError('BAD_REQUEST', { message: 'to must be 1-320 characters' });
+      let query = services.db
+        .selectFrom('outbox')
+        .select(['channel', 'recipient as to', 'subject', 'body', 'created_at as createdAt'])
+        .orderBy('id', 'desc')
+        .limit(100);
+      if (to !== undefined) query = query.where('recipient', '=', to);
+      res.json({ data: await query.execute() });
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,18 @@
+import type { Config } from './config';
+import type { Db, DatabaseHandle } from './db/database';
+import type { Logger } from './logger';
+import type { Notifier } from './notify/notifier';
+import type { AccessTokens } from './security/access-tokens';
+
+/** Everything a handler or service may use, built once at boot (main.ts) or per test file. */
+export interface Services {
+  config: Config;
+  db: Db;
+  database: DatabaseHandle;
+  tokens: AccessTokens;
+  /** Key for HMACs of stored secrets and for encryption at rest. */
+  secretKey: Buffer;
+  notifier: Notifier;
+  logger: Logger;
+  now: () => Date;
+}
