@@ -79,7 +79,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
         validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
         validateResponses: config.mode === 'production' ? false : { removeAdditional: false },
         validateSecurity: false,
-        validateFormats: 'full',
+        validateFormats: true,
         ignoreUndocumented: false,
         fileUploader: false,
       }),

@@ -28,6 +28,8 @@ export interface DatabaseHandle {
   kind: 'postgres' | 'pglite';
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the whole data directory as a tarball (to start other instances from it). */
+  dump?: () => Promise<Blob>;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -52,5 +54,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     parsers: { [INT8]: parseInt8 },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', ping: async () => void (await sql`select 1`.execute(db)), close: () => db.destroy() };
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => void (await sql`select 1`.execute(db)),
+    close: () => db.destroy(),
+    dump: () => pglite.dumpDataDir('none') as Promise<Blob>,
+  };
 }

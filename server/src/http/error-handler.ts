@@ -18,8 +18,11 @@ const whereOf: Record<string, ValidationIssue['where']> = {
 
 function issuesOf(error: ValidatorError): ValidationIssue[] {
   return (error.errors ?? []).slice(0, 100).map((e) => {
-    const [, first = '', ...rest] = (e.path ?? '').replace(/^\./, '/').replace(/\./g, '/').split('/');
-    const where = whereOf[first] ?? 'body';
+    const segments = (e.path ?? '').replace(/^\./, '/').replace(/\./g, '/').split('/').slice(1);
+    const known = whereOf[segments[0] ?? ''];
+    // The validator prefixes most paths with the request part; body paths inside oneOf come without it.
+    const where = known ?? 'body';
+    const rest = known ? segments.slice(1) : segments;
     return { where, path: where === 'body' ? `/${rest.join('/')}` : rest.join('/'), message: (e.message ?? 'is not valid').slice(0, 1000) };
   });
 }

@@ -25,14 +25,16 @@ export class AccessTokens {
     return new AccessTokens(signingKey, active.kid!, createLocalJWKSet({ keys: publicKeys }), issuer, ttlSeconds);
   }
 
-  sign(claims: AccessTokenClaims): Promise<string> {
+  /** `issuedAt` is for clocks other than the system's (tests of expiry). */
+  sign(claims: AccessTokenClaims, issuedAt: Date = new Date()): Promise<string> {
+    const iat = Math.floor(issuedAt.getTime() / 1000);
     return new SignJWT({ sid: claims.sessionId })
       .setProtectedHeader({ alg: 'ES256', kid: this.kid, typ: 'at+jwt' })
       .setSubject(String(claims.userId))
       .setIssuer(this.issuer)
       .setAudience(audience)
-      .setIssuedAt()
-      .setExpirationTime(`${this.ttlSeconds}s`)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.ttlSeconds)
       .sign(this.signingKey);
   }
 

@@ -1,4 +1,5 @@
 import { DEVELOPMENT_API_URLS, DEVELOPMENT_LOGIN_PAGES, PLATFORM_LOGIN_PAGES, PRODUCTION_API_URLS } from './platforms';
+import { assertAllowListEntry } from '../login/redirect-allow-list';
 import type { RegionCode } from './regions';
 import { type ViteEnv, viteEnv } from './vite-env';
 
@@ -43,9 +44,11 @@ export function createConfig(env: ViteEnv): AppConfig {
     regionTarget('sa-east-1', env.VITE_API_URL_SA_EAST_1, dev),
   ].filter((target): target is RegionTarget => target !== null);
 
-  const redirectAllowList = env.VITE_REDIRECT_ALLOW_LIST?.trim()
-    ? parseAllowList(env.VITE_REDIRECT_ALLOW_LIST)
-    : [...PLATFORM_LOGIN_PAGES, ...(dev ? DEVELOPMENT_LOGIN_PAGES : [])];
+  const redirectAllowList = (
+    env.VITE_REDIRECT_ALLOW_LIST?.trim()
+      ? parseAllowList(env.VITE_REDIRECT_ALLOW_LIST)
+      : [...PLATFORM_LOGIN_PAGES, ...(dev ? DEVELOPMENT_LOGIN_PAGES : [])]
+  ).map(assertAllowListEntry);
   return { regions, redirectAllowList };
 }
 

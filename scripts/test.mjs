@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm test`: the contract lint, the drift guard, the type check and every Jest suite, then one closing line
+// `N passed, N failed` that sums them all (each static check counts as one).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const extraArgs = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+function step(name, command, args, env = {}) {
+  console.log(`\n▶ ${name}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', ...env } });
+  const ok = result.status === 0;
+  console.log(`${ok ? '✔' : '✘'} ${name}`);
+  return ok;
+}
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+for (const [name, script] of [
+  ['lint the contract (npm run lint:api)', 'lint:api'],
+  ['generated/ is in step with openapi/ (npm run check:generated)', 'check:generated'],
+  ['type check (npm run typecheck)', 'typecheck'],
+]) {
+  if (step(name, npm, ['run', '--silent', script])) passed++;
+  else failed++;
+}
+
+const out = mkdtempSync(join(tmpdir(), 'jest-results-'));
+const results = join(out, 'results.json');
+const jestOk = step('jest', process.execPath, [
+  '--experimental-vm-modules',
+  '--disable-warning=ExperimentalWarning',
+  join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
+  '--json',
+  `--outputFile=${results}`,
+  ...extraArgs,
+]);
+if (existsSync(results)) {
+  const report = JSON.parse(readFileSync(results, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests + report.numTodoTests;
+  if (!jestOk && report.numFailedTests === 0) failed += Math.max(1, report.numFailedTestSuites + report.numRuntimeErrorTestSuites);
+} else if (!jestOk) {
+  failed++;
+}
+rmSync(out, { recursive: true, force: true });
+
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 ? 1 : 0);

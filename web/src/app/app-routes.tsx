@@ -1,0 +1,29 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { LoginPage } from '../pages/login/login-page';
+import { Layout } from './layout';
+
+// The login screen is what nearly every visit needs; the other pages load when first shown.
+const TwoFactorPage = lazy(() => import('../pages/two-factor/two-factor-page').then((m) => ({ default: m.TwoFactorPage })));
+const ForgotPasswordPage = lazy(() => import('../pages/forgot-password/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
+const InvalidRedirectPage = lazy(() => import('../pages/invalid-redirect/invalid-redirect-page').then((m) => ({ default: m.InvalidRedirectPage })));
+
+/** Any other path goes to /login, keeping the query (a platform linking to / still passes its redirectUrl). */
+function ToLogin() {
+  const { search } = useLocation();
+  return <Navigate to={{ pathname: '/login', search }} replace />;
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/login/2fa" element={<TwoFactorPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/invalid-redirect" element={<InvalidRedirectPage />} />
+        <Route path="*" element={<ToLogin />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,44 @@
+import type { ReactNode } from 'react';
+import { Icon } from './icon';
+
+export interface FieldParts {
+  /** ids of the message and error paragraphs, for aria-describedby */
+  describedBy: string | undefined;
+  invalid: boolean;
+}
+
+interface FieldProps {
+  id: string;
+  label: string;
+  message?: string;
+  error?: string;
+  children: (parts: FieldParts) => ReactNode;
+}
+
+/** Label, control, helper message and error text, tied together for assistive technology. */
+export function Field({ id, label, message, error, children }: FieldProps) {
+  const messageId = message ? `${id}-message` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [errorId, messageId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={error ? 'field field--invalid' : 'field'}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children({ describedBy, invalid: Boolean(error) })}
+      {message && (
+        <p id={messageId} className="field__message">
+          {message}
+        </p>
+      )}
+      <div aria-live="polite">
+        {error && (
+          <p id={errorId} className="field__error">
+            <Icon name="alert-circle" size={16} />
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

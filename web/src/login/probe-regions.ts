@@ -1,0 +1,57 @@
+import { ApiFailure } from '../api/api-failure';
+import { clientFor } from '../api/client';
+import { probeHash } from '../api/probe-hash';
+import type { RegionTarget } from '../config/config';
+import { isProbedFor, isRegionCode, type RegionCode } from '../config/regions';
+import { hashEmail } from './email-hash';
+
+/** A region where the credentials are valid, and the API host to create the session at. */
+export interface AvailableRegion {
+  region: RegionCode;
+  baseUrl: string;
+}
+
+export interface ProbeInput {
+  email: string;
+  password: string;
+  clientType: string | null;
+  targets: readonly RegionTarget[];
+}
+
+function latestUnavailable(failures: ApiFailure[]): ApiFailure {
+  const until = (failure: ApiFailure) => Date.parse(failure.unavailableUntil ?? '') || 0;
+  return failures.reduce((latest, failure) => (until(failure) > until(latest) ? failure : latest));
+}
+
+/**
+ * Probes every region the client may sign in at, in parallel, with the identity hash and the password.
+ * Returns the regions that answered available (empty: wrong email or password). Throws an ApiFailure when a
+ * region is rate limiting (the latest unavailableUntil wins), or when nothing was found while a region could
+ * not answer (the account may live there, so "incorrect" would be a guess).
+ */
+export async function probeRegions({ email, password, clientType, targets }: ProbeInput): Promise<AvailableRegion[]> {
+  const hash = await hashEmail(email);
+  const probed = targets.filter((target) => isProbedFor(target.region, clientType));
+  const outcomes = await Promise.allSettled(
+    probed.map(async (target) => {
+      const result = await probeHash(clientFor(target.baseUrl), hash, password);
+      if (!isRegionCode(result.region) || typeof result.available !== 'boolean') throw new ApiFailure('UNEXPECTED_RESPONSE', 200);
+      return { region: result.region, baseUrl: target.baseUrl, available: result.available };
+    }),
+  );
+
+  const failures = outcomes.flatMap((outcome) =>
+    outcome.status === 'rejected' ? [outcome.reason instanceof ApiFailure ? outcome.reason : new ApiFailure('NETWORK_ERROR', 0)] : [],
+  );
+  const rateLimited = failures.filter((failure) => failure.code === 'TOO_MANY_REQUESTS');
+  if (rateLimited.length > 0) throw latestUnavailable(rateLimited);
+
+  const available: AvailableRegion[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.status !== 'fulfilled' || !outcome.value.available) continue;
+    if (available.some((known) => known.region === outcome.value.region)) continue;
+    available.push({ region: outcome.value.region, baseUrl: outcome.value.baseUrl });
+  }
+  if (available.length === 0 && failures.length > 0) throw failures[0];
+  return available;
+}

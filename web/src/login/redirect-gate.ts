@@ -1,0 +1,21 @@
+import { clearSignInStorage, readRedirectUrl, storeClientType, storeRedirectUrl } from './sign-in-storage';
+import { isAllowedRedirect } from './redirect-allow-list';
+
+/**
+ * Decides on /login whether the sign-in may start. A redirectUrl in the query must be on the allow-list and is
+ * then remembered for this tab (with the clientType); without one, a URL remembered earlier in this tab is used,
+ * so in-app links back to /login (logo, back links) keep working.
+ */
+export function acceptRedirect(search: URLSearchParams, allowList: readonly string[]): boolean {
+  const requested = search.get('redirectUrl');
+  if (requested !== null) {
+    if (!isAllowedRedirect(requested, allowList)) {
+      clearSignInStorage();
+      return false;
+    }
+    storeRedirectUrl(requested);
+    storeClientType(search.get('clientType'));
+    return true;
+  }
+  return isAllowedRedirect(readRedirectUrl(), allowList);
+}

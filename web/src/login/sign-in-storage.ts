@@ -1,0 +1,77 @@
+import type { Session } from '../api/create-session';
+import { isRegionCode, type RegionCode } from '../config/regions';
+
+/** A session created at the login step whose one-time code is still to be proven (carried to /login/2fa). */
+export interface PendingSession {
+  session: Session;
+  region: RegionCode;
+  /** API host of the region the session lives in. */
+  baseUrl: string;
+}
+
+const KEYS = {
+  redirectUrl: 'signIn.redirectUrl',
+  clientType: 'signIn.clientType',
+  region: 'signIn.region',
+  pendingSession: 'signIn.pendingSession',
+} as const;
+
+// Session storage can be disabled (privacy modes, sandboxed frames): then the values live for this page only.
+const memory = new Map<string, string>();
+
+function read(key: string): string | null {
+  try {
+    return window.sessionStorage.getItem(key);
+  } catch {
+    return memory.get(key) ?? null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) window.sessionStorage.removeItem(key);
+    else window.sessionStorage.setItem(key, value);
+  } catch {
+    if (value === null) memory.delete(key);
+    else memory.set(key, value);
+  }
+}
+
+export const readRedirectUrl = () => read(KEYS.redirectUrl);
+export const storeRedirectUrl = (url: string) => write(KEYS.redirectUrl, url);
+
+export const readClientType = () => read(KEYS.clientType);
+export const storeClientType = (clientType: string | null) => write(KEYS.clientType, clientType);
+
+export function readRegion(): RegionCode | null {
+  const region = read(KEYS.region);
+  return isRegionCode(region) ? region : null;
+}
+export const storeRegion = (region: RegionCode) => write(KEYS.region, region);
+
+export function storePendingSession(pending: PendingSession): void {
+  write(KEYS.pendingSession, JSON.stringify(pending));
+}
+
+export function readPendingSession(): PendingSession | null {
+  try {
+    const pending = JSON.parse(read(KEYS.pendingSession) ?? 'null') as PendingSession | null;
+    const session = pending?.session;
+    const complete =
+      typeof session?.id === 'string' &&
+      typeof session.accessToken === 'string' &&
+      typeof session.refreshToken === 'string' &&
+      typeof session.factors === 'object' &&
+      session.factors !== null &&
+      isRegionCode(pending?.region) &&
+      typeof pending?.baseUrl === 'string';
+    return complete ? pending : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets everything the sign-in put in storage (after the redirect, or when it cannot happen). */
+export function clearSignInStorage(): void {
+  for (const key of Object.values(KEYS)) write(key, null);
+}

@@ -1,0 +1,17 @@
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
+import { browserLocation } from '../../login/browser-location';
+import type { NextStep } from '../../login/sign-in';
+
+/** Takes the browser where the sign-in says: /login/2fa, the calling platform, or /invalid-redirect. */
+export function useFollowNextStep(): (step: NextStep) => void {
+  const navigate = useNavigate();
+  return useCallback(
+    (step: NextStep) => {
+      if (step.kind === 'two-factor') navigate('/login/2fa');
+      else if (step.kind === 'invalid-redirect') navigate('/invalid-redirect', { replace: true });
+      else browserLocation.assign(step.url);
+    },
+    [navigate],
+  );
+}

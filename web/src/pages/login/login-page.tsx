@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useSearchParams } from 'react-router';
+import { useDocumentTitle } from '../../app/use-document-title';
+import { config } from '../../config/config';
+import type { AvailableRegion } from '../../login/probe-regions';
+import { acceptRedirect } from '../../login/redirect-gate';
+import { useFollowNextStep } from './follow-next-step';
+import { type Credentials, LoginForm } from './login-form';
+import { RegionStep } from './region-step';
+
+type Step = { kind: 'credentials' } | { kind: 'region'; regions: AvailableRegion[] };
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  // Decided once, on arrival: the redirect target must be known before anything is typed.
+  const [redirectAccepted] = useState(() => acceptRedirect(searchParams, config.redirectAllowList));
+  const [step, setStep] = useState<Step>({ kind: 'credentials' });
+  const [credentials, setCredentials] = useState<Credentials>({ email: '', password: '' });
+  const followNextStep = useFollowNextStep();
+  useDocumentTitle(step.kind === 'region' ? t('region.title') : t('login.title'));
+
+  if (!redirectAccepted) return <Navigate to="/invalid-redirect" replace />;
+
+  return (
+    <section className="card">
+      {step.kind === 'credentials' ? (
+        <LoginForm
+          initialValues={credentials}
+          onNextStep={followNextStep}
+          onSeveralRegions={(regions, entered) => {
+            setCredentials(entered);
+            setStep({ kind: 'region', regions });
+          }}
+        />
+      ) : (
+        <RegionStep
+          regions={step.regions}
+          credentials={credentials}
+          onBack={() => setStep({ kind: 'credentials' })}
+          onNextStep={followNextStep}
+        />
+      )}
+    </section>
+  );
+}
