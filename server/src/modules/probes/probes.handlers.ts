@@ -1,0 +1,26 @@
+import type { PartialHandlers } from '../../http/operations';
+import { checkPassword } from '../../security/credentials';
+import { policies } from '../../security/throttle';
+import type { Services } from '../../services';
+import { clientAddress } from '../sessions/sessions.handlers';
+import { findUserByEmailHash } from '../sessions/sessions.repository';
+import { assertLoginAllowed, recordLoginFailure } from '../sessions/sessions.service';
+
+/**
+ * Is there an account with this identity hash here, and is this its password? Unknown hash and wrong password
+ * answer the same after the same work; failures count towards the same lockouts as sign-in.
+ */
+export async function probeHash(services: Services, input: { hash: string; password: string; ip: string }) {
+  await services.throttle.consume([`probe:address:${input.ip}`, policies.probePerAddress], [`probe:hash:${input.hash}`, policies.probePerHash]);
+  await assertLoginAllowed(services, input.hash, input.ip);
+  const user = await findUserByEmailHash(services.db, input.hash);
+  const available = await checkPassword(services, user, input.password, { leaveProof: true });
+  if (!available) await recordLoginFailure(services, input.hash, input.ip);
+  return { region: services.config.region, baseUrl: services.config.publicBaseUrl, available };
+}
+
+export const probesHandlers: PartialHandlers<'probeHash'> = {
+  async probeHash({ path, body, req, services }) {
+    return { status: 200, body: await probeHash(services, { hash: path.hash, password: body.password, ip: clientAddress(req) }) };
+  },
+};

@@ -1,0 +1,80 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../../db/types';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+export type Factors = Record<string, 'verified' | 'unverified'>;
+
+export const findUserByEmailHash = (db: Executor, emailHash: string) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'email', 'password_hash', 'phone_primary', 'otp_email_enabled', 'otp_sms_enabled'])
+    .where('email_hash', '=', emailHash)
+    // A user deactivated by every tenant's directory (SCIM) is no account for sign-in or probes.
+    .where('deactivated_at', 'is', null)
+    .executeTakeFirst();
+
+export const findUserById = (db: Executor, id: number) =>
+  db.selectFrom('users').select(['id', 'email', 'name', 'phone_primary', 'password_hash']).where('id', '=', id).executeTakeFirst();
+
+/** One statement: the session, its first refresh token and the user's last access (atomic without a transaction). */
+export async function insertSessionWithToken(
+  db: Executor,
+  row: { id: string; userId: number; factors: Factors; now: Date; expiresAt: Date; refreshTokenHash: string },
+): Promise<void> {
+  await sql`
+    with session as (
+      insert into sessions (id, user_id, factors, last_refreshed_at, expires_at)
+      values (${row.id}, ${row.userId}, ${JSON.stringify(row.factors)}::jsonb, ${row.now}::timestamptz, ${row.expiresAt}::timestamptz)
+      returning id
+    ), token as (
+      insert into refresh_tokens (token_hash, session_id) select ${row.refreshTokenHash}, id from session
+    )
+    update users set last_access_at = ${row.now}::timestamptz where id = ${row.userId}`.execute(db);
+}
+
+export const findSessionForUpdate = (db: Transaction<Database>, id: string) =>
+  db.selectFrom('sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+
+export const findSession = (db: Executor, id: string) => db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function updateSession(db: Executor, id: string, values: { factors?: Factors; lastRefreshedAt?: Date; expiresAt?: Date }): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({
+      ...(values.factors ? { factors: JSON.stringify(values.factors) } : {}),
+      ...(values.lastRefreshedAt ? { last_refreshed_at: values.lastRefreshedAt } : {}),
+      ...(values.expiresAt ? { expires_at: values.expiresAt } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function revokeSessions(db: Executor, where: { sessionId?: string; userId?: number; exceptSessionId?: string }, reason: string, now: Date): Promise<void> {
+  let query = db.updateTable('sessions').set({ revoked_at: now, revoked_reason: reason }).where('revoked_at', 'is', null);
+  if (where.sessionId) query = query.where('id', '=', where.sessionId);
+  if (where.userId) query = query.where('user_id', '=', where.userId);
+  if (where.exceptSessionId) query = query.where('id', '!=', where.exceptSessionId);
+  await query.execute();
+  if (where.sessionId) await db.deleteFrom('refresh_tokens').where('session_id', '=', where.sessionId).execute();
+}
+
+export async function insertRefreshToken(db: Executor, tokenHash: string, sessionId: string): Promise<void> {
+  await db.insertInto('refresh_tokens').values({ token_hash: tokenHash, session_id: sessionId }).execute();
+}
+
+export const findRefreshToken = (db: Executor, tokenHash: string) =>
+  db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+
+/** Marks every current token of the session as superseded (their grace window starts now). */
+export async function supersedeRefreshTokens(db: Executor, sessionId: string, now: Date): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ superseded_at: now }).where('session_id', '=', sessionId).where('superseded_at', 'is', null).execute();
+}
+
+/** Tokens superseded long ago are useless except to detect reuse; keep a day of them. */
+export async function deleteOldRefreshTokens(db: Executor, sessionId: string, before: Date): Promise<void> {
+  await db.deleteFrom('refresh_tokens').where('session_id', '=', sessionId).where('superseded_at', '<', before).execute();
+}
+
+export async function touchLastAccess(db: Executor, userId: number, now: Date): Promise<void> {
+  await db.updateTable('users').set({ last_access_at: now }).where('id', '=', userId).execute();
+}

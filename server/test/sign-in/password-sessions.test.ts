@@ -1,0 +1,128 @@
+import request from 'supertest';
+import argon2 from 'argon2';
+import { emailHash } from '../../src/security/hashing';
+import { createTestContext, type TestContext } from '../support/context';
+import { insertTenant, insertUser, v1 } from '../support/fixtures';
+import { goodPassword, insertUserWithPassword, movableClock } from '../support/sign-in';
+
+let ctx: TestContext;
+const clock = movableClock();
+beforeAll(async () => {
+  ctx = await createTestContext({ now: clock.now, env: { TRUST_PROXY: 'true' } });
+});
+afterAll(() => ctx.close());
+
+const login = (email: string, password: string, ip = '10.0.0.1') =>
+  request(ctx.app).post('/core/v1/sessions').set(v1).set('x-forwarded-for', ip).send({ grantType: 'password', email, password });
+
+describe('POST /core/v1/sessions (grantType password)', () => {
+  test('with the right password and no second factor, answers 201 with tokens and the password factor verified', async () => {
+    const tenant = await insertTenant(ctx.services);
+    const user = await insertUserWithPassword(ctx.services, { tenants: [tenant] });
+    const res = await login(user.email.toUpperCase(), goodPassword);
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ id: expect.any(String), accessToken: expect.any(String), refreshToken: expect.stringMatching(/^rt_[A-Za-z0-9_-]{43}$/), factors: { password: 'verified' } });
+    const stored = await ctx.services.db.selectFrom('refresh_tokens').select('token_hash').where('session_id', '=', res.body.id).execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0].token_hash).not.toContain(res.body.refreshToken.slice(3));
+    // The access token works for the session's own operations.
+    const logout = await request(ctx.app).delete(`/core/v1/sessions/${res.body.id}`).set(v1).set('authorization', `Bearer ${res.body.accessToken}`);
+    expect(logout.status).toBe(204);
+  });
+
+  test('when the user has an email second factor, it is listed unverified', async () => {
+    const user = await insertUserWithPassword(ctx.services, { otpEmail: true });
+    const res = await login(user.email, goodPassword);
+    expect(res.body.factors).toEqual({ password: 'verified', otpEmail: 'unverified' });
+  });
+
+  test('when the user has email and SMS second factors, both are listed unverified', async () => {
+    const user = await insertUserWithPassword(ctx.services, { otpEmail: true, otpSms: true, phone: '+46700000001' });
+    const res = await login(user.email, goodPassword);
+    expect(res.body.factors).toEqual({ password: 'verified', otpEmail: 'unverified', otpSms: 'unverified' });
+  });
+
+  test('unknown email, wrong password and no password set answer the identical 401 INVALID_CREDENTIALS', async () => {
+    const withPassword = await insertUserWithPassword(ctx.services);
+    const withoutPassword = await insertUser(ctx.services, { passwordHash: null });
+    const answers = await Promise.all([
+      login('nobody-here@example.test', goodPassword, '10.0.1.1'),
+      login(withPassword.email, 'Wrong-Password-1!', '10.0.1.2'),
+      login(withoutPassword.email, goodPassword, '10.0.1.3'),
+    ]);
+    for (const res of answers) expect(res.status).toBe(401);
+    expect(answers[1].body).toEqual(answers[0].body);
+    expect(answers[2].body).toEqual(answers[0].body);
+    expect(answers[0].body.error).toEqual({ httpStatus: 401, code: 'INVALID_CREDENTIALS', message: 'Email or password is incorrect' });
+  });
+
+  test('an unknown email costs one argon2 verification, like a known one', async () => {
+    const spy = jest.spyOn(argon2, 'verify');
+    await login('nobody-else@example.test', goodPassword, '10.0.2.1');
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+
+  test('after 5 failures the account is locked with growing waits, even for the right password', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    for (let i = 0; i < 6; i++) expect((await login(user.email, 'Wrong-Password-1!', `10.0.3.${i}`)).status).toBe(401);
+    const blocked = await login(user.email, goodPassword, '10.0.3.99');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error.code).toBe('TOO_MANY_REQUESTS');
+    const until = new Date(blocked.body.error.unavailableUntil).getTime();
+    expect(until - clock.now().getTime()).toBeGreaterThan(20_000);
+    expect(until - clock.now().getTime()).toBeLessThanOrEqual(30_000);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+
+    clock.advance(31_000);
+    expect((await login(user.email, 'Wrong-Password-1!', '10.0.3.100')).status).toBe(401);
+    const second = await login(user.email, goodPassword, '10.0.3.101');
+    expect(second.status).toBe(429);
+    expect(new Date(second.body.error.unavailableUntil).getTime() - clock.now().getTime()).toBeGreaterThan(50_000);
+
+    clock.advance(61_000);
+    expect((await login(user.email, goodPassword, '10.0.3.102')).status).toBe(201);
+  });
+
+  test('failures from one address lock that address out across accounts', async () => {
+    for (let i = 0; i < 21; i++) await login(`spray-${i}@example.test`, 'Wrong-Password-1!', '10.9.9.9');
+    const user = await insertUserWithPassword(ctx.services);
+    const res = await login(user.email, goodPassword, '10.9.9.9');
+    expect(res.status).toBe(429);
+    expect((await login(user.email, goodPassword, '10.9.9.10')).status).toBe(201);
+  });
+
+  test('passwords are hashed with argon2id at m=19456, t=2, p=1, and older hashes are upgraded at login', async () => {
+    const weak = await argon2.hash(goodPassword, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 });
+    const user = await insertUser(ctx.services, { passwordHash: weak });
+    expect((await login(user.email, goodPassword, '10.0.4.1')).status).toBe(201);
+    const row = await ctx.services.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$/);
+    expect(row.password_hash!.split('$')[3].split(',').sort()).toEqual(['m=19456', 'p=1', 't=2']);
+    expect(await argon2.verify(row.password_hash!, goodPassword)).toBe(true);
+  });
+
+  test('a probe followed by a sign-in with the same credentials pays argon2 once', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    const spy = jest.spyOn(argon2, 'verify');
+    const probe = await request(ctx.app).post(`/core/v1/probes/hash/${emailHash(user.email)}`).set(v1).set('x-forwarded-for', '10.0.5.1').send({ password: goodPassword });
+    expect(probe.body.available).toBe(true);
+    expect((await login(user.email, goodPassword, '10.0.5.1')).status).toBe(201);
+    expect(spy).toHaveBeenCalledTimes(1);
+    // The proof is single-use: another sign-in verifies again.
+    expect((await login(user.email, goodPassword, '10.0.5.1')).status).toBe(201);
+    expect(spy).toHaveBeenCalledTimes(2);
+    spy.mockRestore();
+  });
+
+  test('a probe with a wrong password leaves no proof', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    await request(ctx.app).post(`/core/v1/probes/hash/${emailHash(user.email)}`).set(v1).set('x-forwarded-for', '10.0.6.1').send({ password: 'Wrong-Password-1!' });
+    expect((await login(user.email, 'Wrong-Password-1!', '10.0.6.1')).status).toBe(401);
+  });
+
+  test('the sso grant is not available yet and answers 501', async () => {
+    const res = await request(ctx.app).post('/core/v1/sessions').set(v1).send({ grantType: 'sso', email: 'a@b.test' });
+    expect(res.status).toBe(501);
+  });
+});
