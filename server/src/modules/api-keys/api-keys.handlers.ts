@@ -1,0 +1,18 @@
+import { requireAuth, requireTenant, type PartialHandlers } from '../../http/operations';
+import { pageParams } from '../tenants/paging';
+import { createTenantApiKey, deleteApiKeyOfTenant, listTenantApiKeys } from './api-keys.service';
+
+export const apiKeyHandlers: PartialHandlers<'listApiKeys' | 'createApiKey' | 'deleteApiKey'> = {
+  listApiKeys: async (ctx) => ({
+    status: 200,
+    body: await listTenantApiKeys(ctx.services, requireAuth(ctx), requireTenant(ctx), pageParams(ctx.query)),
+  }),
+  createApiKey: async (ctx) => ({
+    status: 201,
+    body: await createTenantApiKey(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.body.name),
+  }),
+  deleteApiKey: async (ctx) => {
+    await deleteApiKeyOfTenant(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.apiKeyId);
+    return { status: 204 };
+  },
+};

@@ -1,0 +1,65 @@
+// Machine-to-machine keys for SCIM (scope scim), managed by tenant administrators. The secret is `csk_` plus
+// 256 random bits in base64url, returned once; only its HMAC (keyed with the region's secret key) is stored.
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../../../generated/core-api';
+import { ApiError } from '../../errors';
+import type { AuthContext } from '../../http/auth';
+import { keyedHash, randomToken } from '../../security/hashing';
+import type { Services } from '../../services';
+import { pageOf, type Page, type PageParams } from '../tenants/paging';
+import { requireTenantAdmin } from '../tenants/tenant-access';
+import { countApiKeys, deleteTenantApiKey, insertApiKey, lockTenant, selectApiKeys, touchApiKeyByHash } from './api-keys.repository';
+
+type ApiKey = components['schemas']['ApiKey'];
+type CreatedApiKey = components['schemas']['CreatedApiKey'];
+
+export const apiKeyLimitPerTenant = 25;
+export const apiKeyPrefix = 'csk_';
+
+const toApiKey = (row: { id: string; name: string; scope: 'scim'; created_at: Date }): ApiKey => ({
+  apiKeyId: row.id,
+  name: row.name,
+  scope: row.scope,
+  createdAt: row.created_at.toISOString(),
+});
+
+const mayManage = (services: Services, auth: AuthContext, tenantId: number) =>
+  requireTenantAdmin(services.db, tenantId, auth.userId, 'FORBIDDEN', 'Only administrators of the tenant may manage its api keys');
+
+export async function listTenantApiKeys(services: Services, auth: AuthContext, tenantId: number, params: PageParams): Promise<Page<ApiKey>> {
+  await mayManage(services, auth, tenantId);
+  const [rows, total] = await Promise.all([selectApiKeys(services.db, tenantId, params), countApiKeys(services.db, tenantId)]);
+  return pageOf(rows.map(toApiKey), total, params);
+}
+
+export async function createTenantApiKey(services: Services, auth: AuthContext, tenantId: number, name: string): Promise<CreatedApiKey> {
+  await mayManage(services, auth, tenantId);
+  const key = `${apiKeyPrefix}${randomToken(32)}`;
+  const row = await services.db.transaction().execute(async (trx) => {
+    await lockTenant(trx, tenantId);
+    if ((await countApiKeys(trx, tenantId)) >= apiKeyLimitPerTenant) {
+      throw new ApiError('LIMIT_REACHED', { message: `The tenant already has ${apiKeyLimitPerTenant} api keys` });
+    }
+    return insertApiKey(trx, {
+      id: randomUUID(),
+      tenant_id: tenantId,
+      name,
+      key_hash: keyedHash(services.secretKey, key),
+      created_by: auth.userId,
+      created_at: services.now(),
+    });
+  });
+  return { ...toApiKey(row), key };
+}
+
+export async function deleteApiKeyOfTenant(services: Services, auth: AuthContext, tenantId: number, apiKeyId: string): Promise<void> {
+  await mayManage(services, auth, tenantId);
+  if (!(await deleteTenantApiKey(services.db, tenantId, apiKeyId))) throw new ApiError('NOT_FOUND', { message: 'Api key not found' });
+}
+
+/** For the SCIM endpoints only: the tenant and scope a presented key stands for, or null. */
+export async function resolveApiKey(services: Services, presented: string): Promise<{ apiKeyId: string; tenantId: number; scope: 'scim' } | null> {
+  if (!presented.startsWith(apiKeyPrefix)) return null;
+  const row = await touchApiKeyByHash(services.db, keyedHash(services.secretKey, presented), services.now());
+  return row ? { apiKeyId: row.id, tenantId: row.tenant_id, scope: row.scope } : null;
+}

@@ -1,0 +1,22 @@
+import { requireAuth, requireTenant, type PartialHandlers } from '../../http/operations';
+import { pageParams } from '../tenants/paging';
+import { createTenantContact, deleteContactOfTenant, listTenantContacts, updateContactOfTenant } from './contacts.service';
+
+export const contactHandlers: PartialHandlers<'listContacts' | 'createContact' | 'updateContact' | 'deleteContact'> = {
+  listContacts: async (ctx) => {
+    const filters = { accountId: ctx.query.accountId, type: ctx.query.type };
+    return { status: 200, body: await listTenantContacts(ctx.services, requireTenant(ctx), filters, pageParams(ctx.query)) };
+  },
+  createContact: async (ctx) => ({
+    status: 201,
+    body: await createTenantContact(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.body),
+  }),
+  updateContact: async (ctx) => ({
+    status: 200,
+    body: await updateContactOfTenant(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.contactId, ctx.body),
+  }),
+  deleteContact: async (ctx) => {
+    await deleteContactOfTenant(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.contactId);
+    return { status: 204 };
+  },
+};

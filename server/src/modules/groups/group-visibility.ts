@@ -1,0 +1,58 @@
+// Which groups a caller sees in a tenant (contract of listGroups): groups.mayInteractWithAll → every group the
+// tenant takes part in, groups.mayInteractWithOwn → the groups the caller is a member of (through this tenant),
+// neither → none. Hidden groups additionally need membership or the tenant administrator role.
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { AuthContext } from '../../http/auth';
+import { isTenantAdmin } from '../tenants/tenant-access';
+
+export type GroupScope = 'all' | 'own' | 'none';
+
+export interface Viewer {
+  tenantId: number;
+  userId: number;
+  scope: GroupScope;
+  isAdmin: boolean;
+}
+
+export async function viewerOf(db: Db, auth: AuthContext, tenantId: number): Promise<Viewer> {
+  const flags = auth.permissions?.groups ?? {};
+  const scope: GroupScope = flags.mayInteractWithAll === true ? 'all' : flags.mayInteractWithOwn === true ? 'own' : 'none';
+  return { tenantId, userId: auth.userId, scope, isAdmin: await isTenantAdmin(db, tenantId, auth.userId) };
+}
+
+/** Whether the viewer is a member of `g` through the viewer's tenant (IN, so the viewer's few groups are hashed once). */
+const viewerIsMember = (viewer: Viewer) =>
+  sql<boolean>`g.id in (select vm.group_id from group_members vm where vm.user_id = ${viewer.userId} and vm.tenant_id = ${viewer.tenantId})`;
+
+/**
+ * The groups of the viewer's tenant the viewer may see, as `g`: the groups the tenant owns, plus the crossOrg
+ * groups it takes part in. Two branches (not one join through group_tenants) so that the owned branch walks
+ * groups_tenant_name_idx in list order and a page can stop early.
+ */
+export function visibleGroups(db: Db, viewer: Viewer) {
+  const owned = db.selectFrom('groups').selectAll().where('tenant_id', '=', viewer.tenantId);
+  const shared = db
+    .selectFrom('groups as sg')
+    .innerJoin('group_tenants as st', 'st.group_id', 'sg.id')
+    .selectAll('sg')
+    .where('st.tenant_id', '=', viewer.tenantId)
+    .where('st.is_owner', '=', false);
+  const base = db.selectFrom(owned.unionAll(shared).as('g'));
+  if (viewer.scope === 'none') return base.where(sql<boolean>`false`);
+  if (viewer.scope === 'own') return base.where(viewerIsMember(viewer));
+  if (viewer.isAdmin) return base;
+  return base.where((eb) => eb.or([eb('g.type', '<>', 'hidden'), viewerIsMember(viewer)]));
+}
+
+/** Whether `userId` is a member of at least one group the viewer may see. */
+export async function sharesVisibleGroup(db: Db, viewer: Viewer, userId: number): Promise<boolean> {
+  const row = await visibleGroups(db, viewer)
+    .select('g.id')
+    .where((eb) =>
+      eb.exists(eb.selectFrom('group_members as tm').select('tm.user_id').whereRef('tm.group_id', '=', 'g.id').where('tm.user_id', '=', userId)),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,97 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { GroupFunction } from '../../db/types';
+import { containsPattern, type PageParams } from '../tenants/paging';
+import { userColumns } from '../users/user-view';
+import { visibleGroups, type Viewer } from './group-visibility';
+
+export interface GroupFilters {
+  functions?: GroupFunction[];
+  nameContains?: string;
+  minMembers?: number;
+  memberUserId?: number;
+}
+
+function filteredGroups(db: Db, viewer: Viewer, filters: GroupFilters) {
+  let query = visibleGroups(db, viewer);
+  const { functions, nameContains, minMembers, memberUserId } = filters;
+  if (functions?.length) {
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('group_functions as gf').select('gf.group_id').whereRef('gf.group_id', '=', 'g.id').where('gf.function', 'in', functions)),
+    );
+  }
+  if (nameContains !== undefined) query = query.where('g.name', 'ilike', containsPattern(nameContains));
+  if (minMembers !== undefined) query = query.where('g.members_count', '>=', minMembers);
+  if (memberUserId !== undefined) {
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('group_members as fm').select('fm.user_id').whereRef('fm.group_id', '=', 'g.id').where('fm.user_id', '=', memberUserId)),
+    );
+  }
+  return query;
+}
+
+const groupColumns = ['g.id', 'g.name', 'g.type', 'g.members_count', 'g.image_url', 'a.id as account_id', 'a.name as account_name', 'a.tenant_id as account_tenant_id'] as const;
+
+/** A page of groups, each row carrying the total of the whole list (one scan for both). */
+export async function selectGroups(db: Db, viewer: Viewer, filters: GroupFilters, page: PageParams) {
+  return filteredGroups(db, viewer, filters)
+    .innerJoin('accounts as a', 'a.id', 'g.account_id')
+    .select(groupColumns)
+    .select(sql<string>`count(*) over ()`.as('total_count'))
+    .orderBy(sql`lower(g.name)`)
+    .orderBy('g.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export type GroupRow = Omit<Awaited<ReturnType<typeof selectGroups>>[number], 'total_count'>;
+
+export async function countGroups(db: Db, viewer: Viewer, filters: GroupFilters): Promise<number> {
+  const row = await filteredGroups(db, viewer, filters)
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function findVisibleGroup(db: Db, viewer: Viewer, groupId: number): Promise<GroupRow | undefined> {
+  return visibleGroups(db, viewer).innerJoin('accounts as a', 'a.id', 'g.account_id').select(groupColumns).where('g.id', '=', groupId).executeTakeFirst();
+}
+
+export type MemberSort = 'name:asc' | 'name:desc' | 'title:asc' | 'title:desc';
+
+/** Members of a group the tenant takes part in; tie-break by user id ascending (stable pages). */
+function groupMembers(db: Db, tenantId: number, groupId: number, nameContains: string | undefined) {
+  let query = db
+    .selectFrom('group_members as gm')
+    .innerJoin('group_tenants as gt', (join) => join.onRef('gt.group_id', '=', 'gm.group_id').on('gt.tenant_id', '=', tenantId))
+    .innerJoin('users as u', 'u.id', 'gm.user_id')
+    .where('gm.group_id', '=', groupId);
+  if (nameContains !== undefined) query = query.where('u.name', 'ilike', containsPattern(nameContains));
+  return query;
+}
+
+const memberOrder = {
+  'name:asc': sql`lower(u.name) asc`,
+  'name:desc': sql`lower(u.name) desc`,
+  'title:asc': sql`lower(u.title) asc nulls last`,
+  'title:desc': sql`lower(u.title) desc nulls first`,
+} as const;
+
+export async function selectGroupMembers(db: Db, tenantId: number, groupId: number, options: { nameContains?: string; sort: MemberSort }, page: PageParams) {
+  return groupMembers(db, tenantId, groupId, options.nameContains)
+    .select(userColumns.map((c) => `u.${c}` as const))
+    .select('gm.is_admin')
+    .orderBy(memberOrder[options.sort])
+    .orderBy('u.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countGroupMembers(db: Db, tenantId: number, groupId: number, nameContains?: string): Promise<number> {
+  const row = await groupMembers(db, tenantId, groupId, nameContains)
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

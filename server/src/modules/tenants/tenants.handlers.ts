@@ -1,0 +1,10 @@
+import { requireAuth, type PartialHandlers } from '../../http/operations';
+import { pageParams } from './paging';
+import { listTenantsOfUser } from './tenants.service';
+
+export const tenantHandlers: PartialHandlers<'listTenants'> = {
+  listTenants: async (ctx) => {
+    const auth = requireAuth(ctx);
+    return { status: 200, body: await listTenantsOfUser(ctx.services.db, auth.userId, pageParams(ctx.query)) };
+  },
+};

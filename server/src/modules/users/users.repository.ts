@@ -1,0 +1,41 @@
+import type { Db } from '../../db/database';
+import { userColumns, type UserRow } from './user-view';
+
+/** A user who is a member of the tenant, or undefined. */
+export async function findTenantUser(db: Db, tenantId: number, userId: number): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('memberships as m', 'm.user_id', 'u.id')
+    .select(userColumns.map((c) => `u.${c}` as const))
+    .where('m.tenant_id', '=', tenantId)
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+}
+
+export interface ProfileChanges {
+  phone_secondary?: string | null;
+  unavailable_until?: Date | null;
+}
+
+export async function updateUserProfile(db: Db, userId: number, changes: ProfileChanges, now: Date): Promise<void> {
+  await db.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', userId).execute();
+}
+
+export async function findUserSettings(db: Db, userId: number) {
+  return db.selectFrom('user_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+export interface SettingsValues {
+  receive_emails: boolean;
+  notify_checklists: boolean;
+  notify_documents: boolean;
+  preferred_language: string | null;
+}
+
+export async function upsertUserSettings(db: Db, userId: number, values: SettingsValues): Promise<void> {
+  await db
+    .insertInto('user_settings')
+    .values({ user_id: userId, ...values })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+    .execute();
+}
