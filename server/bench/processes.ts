@@ -1,0 +1,65 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const serverDir = join(__dirname, '..');
+
+/** CPU time (user + system) a process has used so far, in milliseconds (Linux /proc). */
+export function cpuMillis(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / 100;
+}
+
+export function rssMegabytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  return Math.round(Number(line.replace(/\D+/g, '')) / 1024);
+}
+
+export async function startHello(port: number): Promise<ChildProcess> {
+  const child = fork(join(__dirname, 'hello.ts'), [], { env: { ...process.env, PORT: String(port) }, execArgv: ['--import', 'tsx'], stdio: 'ignore' });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`hello server exited ${code}`)));
+  });
+  return child;
+}
+
+export async function startBetterAuth(port: number, databaseUrl: string): Promise<ChildProcess> {
+  const child = fork(join(__dirname, 'better-auth-server.mts'), [], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: 'bench-only-secret-not-used-anywhere-else-0123456789' },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`Better Auth server exited ${code}`)));
+  });
+  return child;
+}
+
+/** Starts a region as in production (no response validation), development seed data included. */
+export async function startRegion(port: number, env: Record<string, string>): Promise<ChildProcess> {
+  const child = fork(join(serverDir, 'src', 'main.ts'), [], {
+    env: { ...process.env, NODE_ENV: 'development', REGION: 'eu-north-1', PORT: String(port), LOG_LEVEL: 'warn', VALIDATE_RESPONSES: 'false', ...env },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`region exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok).catch(() => false);
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error('region did not become ready within 60 s');
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
