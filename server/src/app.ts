@@ -1,5 +1,6 @@
 // createApp builds the Express app from the contract; it never listens (main.ts does, tests use supertest).
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import cors from 'cors';
@@ -8,11 +9,14 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { ApiError } from './errors';
 import { dispatch } from './http/dispatch';
 import { errorHandler, notFound } from './http/error-handler';
+import { literalBracketParams } from './http/literal-bracket-params';
 import type { HandlerMap } from './http/operations';
 import { contractView, docsPath } from './http/spec';
 import { handlers as defaultHandlers } from './modules/registry';
 import type { Services } from './services';
 import { devOutboxRouter } from './notify/dev-outbox';
+import { scimErrorHandler } from './modules/scim/scim-errors';
+import { confirmationRouter } from './modules/external-communication/confirmation-page';
 
 export interface AppOptions {
   handlers?: HandlerMap;
@@ -59,25 +63,30 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.get('/docs', helmet.contentSecurityPolicy({ directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'worker-src': ["'self'", 'blob:'] } }), (_req, res) =>
     res.sendFile(docsPath),
   );
+  // Default avatars for users without a picture (User.imageUrls is never null).
+  app.use('/assets', express.static(join(__dirname, '..', 'assets'), { immutable: true, maxAge: '7d', fallthrough: true, index: false }));
   if (config.mode !== 'production' && config.notify.transport === 'outbox') app.use('/dev/outbox', devOutboxRouter(services));
+  // Confirmation links of external communication messages (outside /core/v1: opened by recipients' browsers).
+  app.use('/c', confirmationRouter(services));
 
   app.use(
     '/core',
     cors({
       origin: config.corsOrigins,
       allowedHeaders: ['authorization', 'content-type', 'cosafe-core-api-version', 'cosafe-tenant-id', 'x-request-id'],
-      exposedHeaders: ['retry-after', 'x-request-id'],
+      exposedHeaders: ['retry-after', 'x-request-id', 'date'],
       maxAge: 600,
     }),
   );
-  app.use('/core', express.json({ limit: config.bodyLimit }), express.urlencoded({ extended: false, limit: '1mb' }));
+  app.use('/core', express.json({ limit: config.bodyLimit, type: ['application/json', 'application/scim+json'] }), express.urlencoded({ extended: false, limit: '1mb' }));
+  app.use('/core', literalBracketParams(contract.documents[0].document));
   for (const { document } of contract.documents) {
     app.use(
       OpenApiValidator.middleware({
         apiSpec: document as never,
         validateApiSpec: false,
         validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
-        validateResponses: config.mode === 'production' ? false : { removeAdditional: false },
+        validateResponses: config.validateResponses ? { removeAdditional: false } : false,
         validateSecurity: false,
         validateFormats: true,
         ignoreUndocumented: false,
@@ -86,6 +95,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     );
   }
   app.use(dispatch(options.handlers ?? defaultHandlers, contract.operations, services));
+  app.use('/core/v1/scim', notFound, scimErrorHandler(logger));
   app.use(notFound);
   app.use(errorHandler(logger));
   return app;

@@ -73,3 +73,12 @@ describe('logs', () => {
     for (const secret of secrets) expect(log).not.toContain(secret);
   });
 });
+
+describe('default avatars', () => {
+  test.each(['small', 'medium', 'large'])('GET /assets/avatars/default-%s.png serves a PNG', async (size) => {
+    const res = await request(ctx.app).get(`/assets/avatars/default-${size}.png`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.body.subarray(1, 4).toString()).toBe('PNG');
+  });
+});

@@ -120,9 +120,4 @@ describe('POST /core/v1/sessions (grantType password)', () => {
     await request(ctx.app).post(`/core/v1/probes/hash/${emailHash(user.email)}`).set(v1).set('x-forwarded-for', '10.0.6.1').send({ password: 'Wrong-Password-1!' });
     expect((await login(user.email, 'Wrong-Password-1!', '10.0.6.1')).status).toBe(401);
   });
-
-  test('the sso grant is not available yet and answers 501', async () => {
-    const res = await request(ctx.app).post('/core/v1/sessions').set(v1).send({ grantType: 'sso', email: 'a@b.test' });
-    expect(res.status).toBe(501);
-  });
 });
