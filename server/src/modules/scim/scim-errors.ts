@@ -1,0 +1,48 @@
+// SCIM clients expect SCIM's error shape (RFC 7644 section 3.12), not the platform envelope: everything that
+// fails under /core/v1/scim is written here, before the platform's error handler would see it.
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from '../../logger';
+import { toApiError } from '../../http/error-handler';
+
+export type ScimType = 'invalidFilter' | 'invalidSyntax' | 'invalidValue' | 'uniqueness' | 'mutability' | 'noTarget' | 'invalidPath' | 'tooMany';
+
+export class ScimFailure extends Error {
+  constructor(readonly status: number, message: string, readonly scimType?: ScimType) {
+    super(message);
+    this.name = 'ScimFailure';
+  }
+}
+
+export const scimBadRequest = (message: string, scimType: ScimType = 'invalidValue') => new ScimFailure(400, message, scimType);
+export const scimNotFound = (message: string) => new ScimFailure(404, message);
+export const scimConflict = (message: string) => new ScimFailure(409, message, 'uniqueness');
+
+export const scimErrorSchema = 'urn:ietf:params:scim:api:messages:2.0:Error';
+
+export function scimErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    let status: number;
+    let detail: string;
+    let scimType: ScimType | undefined;
+    if (error instanceof ScimFailure) {
+      ({ status, scimType } = error);
+      detail = error.message;
+    } else {
+      const apiError = toApiError(error);
+      status = apiError.httpStatus;
+      detail = apiError.issues?.length ? apiError.issues.map((i) => `${i.where} ${i.path}: ${i.message}`).join('; ').slice(0, 1000) : apiError.message;
+      if (status === 400) scimType = apiError.issues?.some((i) => i.where === 'query') ? 'invalidFilter' : 'invalidSyntax';
+      if (status >= 500 && apiError.code === 'INTERNAL_SERVER_ERROR') {
+        const cause = apiError.cause ?? error;
+        logger.error({ requestId: String(req.id ?? ''), err: cause instanceof Error ? { message: cause.message, stack: cause.stack } : cause }, 'SCIM request failed');
+        detail = `Internal server error (request ${String(req.id ?? '')})`;
+      }
+      if (apiError.unavailableUntil) res.set('Retry-After', String(Math.max(0, Math.ceil((apiError.unavailableUntil.getTime() - Date.now()) / 1000))));
+    }
+    res
+      .status(status)
+      .type('application/scim+json')
+      .json({ schemas: [scimErrorSchema], status: String(status), ...(scimType ? { scimType } : {}), detail: detail.slice(0, 1000) });
+  };
+}

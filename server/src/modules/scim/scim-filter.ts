@@ -1,0 +1,42 @@
+// The SCIM filters provisioning clients actually send: `<attribute> eq "<value>"` (Entra ID and Okta look
+// users up by userName or externalId, groups by displayName). Anything else is refused as invalidFilter.
+import { scimBadRequest } from './scim-errors';
+
+export interface EqFilter {
+  attribute: string;
+  value: string;
+}
+
+const pattern = /^\s*([A-Za-z][\w.:-]*)\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i;
+
+export function parseEqFilter(filter: string | undefined, allowed: Record<string, string>): EqFilter | null {
+  if (filter === undefined || filter.trim() === '') return null;
+  const match = pattern.exec(filter);
+  const attribute = match && allowed[match[1].toLowerCase()];
+  if (!match || !attribute) throw scimBadRequest(`Unsupported filter; use one of ${Object.values(allowed).join(', ')} eq "value"`, 'invalidFilter');
+  return { attribute, value: JSON.parse(`"${match[2]}"`) as string };
+}
+
+/** SCIM paging: 1-based startIndex, at most 100 results. */
+export function scimPage(query: { startIndex?: number; count?: number }) {
+  const startIndex = Math.max(1, Math.trunc(query.startIndex ?? 1));
+  const count = Math.min(100, Math.max(0, Math.trunc(query.count ?? 100)));
+  return { startIndex, count, offset: startIndex - 1 };
+}
+
+export function listResponse<T>(resources: T[], total: number, startIndex: number) {
+  return {
+    schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse' as const],
+    totalResults: total,
+    startIndex,
+    itemsPerPage: resources.length,
+    Resources: resources,
+  };
+}
+
+/** Booleans as JSON or as the strings some clients send ("True", "false"). */
+export function scimBoolean(value: unknown, attribute: string): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+  throw scimBadRequest(`${attribute} must be a boolean`);
+}

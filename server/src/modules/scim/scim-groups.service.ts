@@ -1,0 +1,148 @@
+// SCIM groups: groups of the tenant that its directory created, named and filled by the directory. Members
+// must be users of the tenant; hand-made groups are never visible or changeable here.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/types';
+import type { Services } from '../../services';
+import { groupSchema } from './scim-discovery';
+import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
+import { listResponse, parseEqFilter, scimPage } from './scim-filter';
+import type { PatchOperation } from './scim-user-draft';
+import * as repo from './scim-groups.repository';
+
+type Db = Kysely<Database> | Transaction<Database>;
+const groupFilters = { displayname: 'displayName', externalid: 'externalId', id: 'id' };
+const corePrefix = 'urn:ietf:params:scim:schemas:core:2.0:group:';
+
+async function render(services: Services, tenantId: number, rows: repo.ScimGroupRow[], withMembers: boolean) {
+  const members = withMembers ? await repo.selectMembers(services.db, tenantId, rows.map((r) => r.id)) : [];
+  return rows.map((row) => ({
+    schemas: [groupSchema],
+    id: String(row.id),
+    ...(row.external_id ? { externalId: row.external_id } : {}),
+    displayName: row.name,
+    ...(withMembers ? { members: members.filter((m) => m.group_id === row.id).map((m) => ({ value: String(m.id), display: m.name })) } : {}),
+    meta: {
+      resourceType: 'Group' as const,
+      created: row.created_at.toISOString(),
+      lastModified: row.updated_at.toISOString(),
+      location: `${services.config.publicBaseUrl}/core/v1/scim/v2/Groups/${row.id}`,
+    },
+  }));
+}
+
+const excludesMembers = (excluded?: string) => (excluded ?? '').split(',').some((a) => a.trim().toLowerCase() === 'members');
+
+export async function listScimGroups(services: Services, tenantId: number, query: { filter?: string; startIndex?: number; count?: number; excludedAttributes?: string }) {
+  const filter = parseEqFilter(query.filter, groupFilters);
+  const page = scimPage(query);
+  const [rows, total] = await Promise.all([repo.selectScimGroups(services.db, tenantId, filter, page), repo.countScimGroups(services.db, tenantId, filter)]);
+  return listResponse(await render(services, tenantId, rows, !excludesMembers(query.excludedAttributes)), total, page.startIndex);
+}
+
+export async function getScimGroup(services: Services, tenantId: number, id: string, excludedAttributes?: string) {
+  const row = await repo.findScimGroup(services.db, tenantId, id);
+  if (!row) throw scimNotFound('No such group');
+  return (await render(services, tenantId, [row], !excludesMembers(excludedAttributes)))[0];
+}
+
+/** The numeric ids in `[{ value }]` (for removal: ids that are no members are simply not there). */
+const idsOf = (value: unknown) =>
+  (Array.isArray(value) ? value : [value]).map((m) => String((m as { value?: unknown })?.value ?? '')).filter((id) => /^[1-9][0-9]{0,15}$/.test(id)).map(Number);
+
+/** Member ids from `[{ value }]`; every one must be a user of the tenant. */
+async function memberIds(db: Db, tenantId: number, value: unknown): Promise<number[]> {
+  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  const ids = list.map((m) => String((m as { value?: unknown })?.value ?? ''));
+  const numeric = ids.map((id) => (/^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : NaN));
+  const known = await repo.tenantUserIds(db, tenantId, numeric.filter((n) => !Number.isNaN(n)));
+  const unknown = ids.filter((id, i) => !known.has(numeric[i]));
+  if (unknown.length) throw scimBadRequest(`Not users of this tenant: ${unknown.slice(0, 10).join(', ')}`);
+  return [...new Set(numeric)];
+}
+
+const text = (value: unknown, attribute: string) => {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 255) throw scimBadRequest(`${attribute} must be a non-empty string`);
+  return value.trim();
+};
+
+async function uniquely<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if ((error as { code?: string })?.code === '23505') throw scimConflict('externalId is already in use');
+    throw error;
+  }
+}
+
+export async function createScimGroup(services: Services, tenantId: number, input: Record<string, unknown>) {
+  const id = await uniquely(() =>
+    services.db.transaction().execute(async (trx) => {
+      const members = await memberIds(trx, tenantId, input.members);
+      const externalId = typeof input.externalId === 'string' ? input.externalId : null;
+      const groupId = await repo.insertScimGroup(trx, { tenantId, accountId: await repo.accountForGroups(trx, tenantId), name: text(input.displayName, 'displayName'), externalId });
+      await repo.addMembers(trx, tenantId, groupId, members);
+      return groupId;
+    }),
+  );
+  return getScimGroup(services, tenantId, String(id));
+}
+
+export async function replaceScimGroup(services: Services, tenantId: number, id: string, input: Record<string, unknown>) {
+  await uniquely(() =>
+    services.db.transaction().execute(async (trx) => {
+      const row = await repo.findScimGroup(trx, tenantId, id, true);
+      if (!row) throw scimNotFound('No such group');
+      const members = await memberIds(trx, tenantId, input.members);
+      const externalId = typeof input.externalId === 'string' ? input.externalId : null;
+      await repo.updateScimGroup(trx, tenantId, row.id, { name: text(input.displayName, 'displayName'), externalId }, services.now());
+      await repo.removeMembers(trx, tenantId, row.id, 'all');
+      await repo.addMembers(trx, tenantId, row.id, members);
+    }),
+  );
+  return getScimGroup(services, tenantId, id);
+}
+
+export async function patchScimGroup(services: Services, tenantId: number, id: string, operations: PatchOperation[]) {
+  await uniquely(() =>
+    services.db.transaction().execute(async (trx) => {
+      const row = await repo.findScimGroup(trx, tenantId, id, true);
+      if (!row) throw scimNotFound('No such group');
+      const next = { name: row.name, externalId: row.external_id };
+      const apply = async (op: string, rawPath: string | undefined, value: unknown): Promise<void> => {
+        if (!rawPath) {
+          if (op === 'remove' || typeof value !== 'object' || value === null || Array.isArray(value)) throw scimBadRequest('value must be an object of attributes', 'invalidSyntax');
+          for (const [key, v] of Object.entries(value)) await apply(op, key, v);
+          return;
+        }
+        let path = rawPath.trim().toLowerCase();
+        if (path.startsWith(corePrefix)) path = path.slice(corePrefix.length);
+        const one = /^members\[value eq "([^"]*)"\]$/.exec(path);
+        if (one) {
+          if (op !== 'remove') throw scimBadRequest('Only remove takes a member filter', 'invalidPath');
+          await repo.removeMembers(trx, tenantId, row.id, /^[1-9][0-9]{0,15}$/.test(one[1]) ? [Number(one[1])] : []);
+        } else if (path === 'members') {
+          if (op === 'remove') await repo.removeMembers(trx, tenantId, row.id, value === undefined ? 'all' : idsOf(value));
+          else {
+            const ids = await memberIds(trx, tenantId, value);
+            if (op === 'replace') await repo.removeMembers(trx, tenantId, row.id, 'all');
+            await repo.addMembers(trx, tenantId, row.id, ids);
+          }
+        } else if (path === 'displayname') {
+          if (op !== 'remove') next.name = text(value, 'displayName');
+        } else if (path === 'externalid') {
+          next.externalId = op === 'remove' ? null : text(value, 'externalId');
+        } else {
+          throw scimBadRequest(`Unsupported path ${rawPath}`, 'invalidPath');
+        }
+      };
+      for (const operation of operations) await apply(operation.op.toLowerCase(), operation.path, operation.value);
+      await repo.updateScimGroup(trx, tenantId, row.id, next, services.now());
+    }),
+  );
+  return getScimGroup(services, tenantId, id);
+}
+
+export async function deleteScimGroup(services: Services, tenantId: number, id: string): Promise<void> {
+  const row = await repo.findScimGroup(services.db, tenantId, id);
+  if (!row || !(await repo.deleteScimGroup(services.db, tenantId, row.id))) throw scimNotFound('No such group');
+}

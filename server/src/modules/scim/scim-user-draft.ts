@@ -1,0 +1,144 @@
+// A SCIM user as the attributes this service keeps, built from a create/replace body or from the stored row,
+// and changed by PATCH operations. Tolerant where provisioning clients differ: op names in any case, paths with
+// or without the core schema prefix, booleans as strings, attributes we do not keep are ignored.
+import { scimBadRequest } from './scim-errors';
+import { scimBoolean } from './scim-filter';
+import type { ScimUserRow } from './scim-users.repository';
+
+export interface UserDraft {
+  userName: string;
+  displayName: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  title: string | null;
+  active: boolean;
+  externalId: string | null;
+  phonePrimary: string | null;
+  phoneSecondary: string | null;
+}
+
+export interface PatchOperation {
+  op: string;
+  path?: string;
+  value?: unknown;
+}
+
+const corePrefix = 'urn:ietf:params:scim:schemas:core:2.0:user:';
+
+function text(value: unknown, attribute: string, max = 255): string {
+  if (typeof value !== 'string') throw scimBadRequest(`${attribute} must be a string`);
+  const trimmed = value.trim();
+  if (trimmed.length > max) throw scimBadRequest(`${attribute} is too long`);
+  return trimmed;
+}
+
+/** Phone numbers as the platform keeps them: + and digits, at most 16 characters; others are dropped. */
+export function normalisePhone(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const compact = value.replace(/[\s().-]/g, '');
+  return /^\+[0-9]{1,15}$/.test(compact) ? compact : null;
+}
+
+function setPhones(draft: UserDraft, list: unknown): void {
+  const items = (Array.isArray(list) ? list : [list]).filter((p): p is { value?: unknown; type?: unknown; primary?: unknown } => typeof p === 'object' && p !== null);
+  const isPrimary = (p: { type?: unknown; primary?: unknown }) => p.type === 'mobile' || p.primary === true || p.primary === 'true' || p.primary === 'True';
+  const ordered = [...items.filter(isPrimary), ...items.filter((p) => !isPrimary(p))];
+  draft.phonePrimary = normalisePhone(ordered[0]?.value);
+  draft.phoneSecondary = normalisePhone(ordered[1]?.value);
+}
+
+export function draftFromRow(row: ScimUserRow): UserDraft {
+  return {
+    userName: row.email,
+    displayName: row.name,
+    givenName: null,
+    familyName: null,
+    title: row.title,
+    active: row.active,
+    externalId: row.scim_external_id,
+    phonePrimary: row.phone_primary,
+    phoneSecondary: row.phone_secondary,
+  };
+}
+
+export function draftFromInput(input: Record<string, unknown>): UserDraft {
+  const draft: UserDraft = {
+    userName: text(input.userName, 'userName', 254),
+    displayName: null,
+    givenName: null,
+    familyName: null,
+    title: null,
+    active: input.active === undefined ? true : scimBoolean(input.active, 'active'),
+    externalId: input.externalId === undefined || input.externalId === null ? null : text(input.externalId, 'externalId'),
+    phonePrimary: null,
+    phoneSecondary: null,
+  };
+  for (const key of ['displayName', 'name', 'title', 'phoneNumbers']) if (input[key] !== undefined && input[key] !== null) applyUserOperation(draft, { op: 'replace', path: key, value: input[key] });
+  return draft;
+}
+
+export function applyUserOperation(draft: UserDraft, operation: PatchOperation): void {
+  const op = operation.op.toLowerCase();
+  if (!operation.path) {
+    if (op === 'remove') throw scimBadRequest('remove needs a path', 'noTarget');
+    if (typeof operation.value !== 'object' || operation.value === null || Array.isArray(operation.value)) throw scimBadRequest('value must be an object of attributes', 'invalidSyntax');
+    for (const [path, value] of Object.entries(operation.value)) applyUserOperation(draft, { op, path, value });
+    return;
+  }
+  let path = operation.path.trim().toLowerCase();
+  if (path.startsWith(corePrefix)) path = path.slice(corePrefix.length);
+  const remove = op === 'remove';
+  const value = operation.value;
+  const phone = /^phonenumbers\[type eq "([a-z]+)"\](\.value)?$/.exec(path);
+  if (phone) {
+    const number = remove ? null : normalisePhone(phone[2] ? value : (value as { value?: unknown })?.value ?? value);
+    if (phone[1] === 'mobile') draft.phonePrimary = number;
+    else draft.phoneSecondary = number;
+    return;
+  }
+  switch (path) {
+    case 'active':
+      if (!remove) draft.active = scimBoolean(value, 'active');
+      return;
+    case 'username':
+      if (!remove) draft.userName = text(value, 'userName', 254);
+      return;
+    case 'displayname':
+    case 'name.formatted':
+      draft.displayName = remove ? null : text(value, path);
+      return;
+    case 'name.givenname':
+      draft.givenName = remove ? null : text(value, path);
+      return;
+    case 'name.familyname':
+      draft.familyName = remove ? null : text(value, path);
+      return;
+    case 'name': {
+      const name = (remove ? {} : value) as Record<string, unknown>;
+      if (typeof name !== 'object' || name === null) throw scimBadRequest('name must be an object');
+      if (name.formatted !== undefined) draft.displayName = text(name.formatted, 'name.formatted');
+      if (name.givenName !== undefined) draft.givenName = text(name.givenName, 'name.givenName');
+      if (name.familyName !== undefined) draft.familyName = text(name.familyName, 'name.familyName');
+      return;
+    }
+    case 'title':
+      draft.title = remove ? null : text(value, 'title') || null;
+      return;
+    case 'externalid':
+      draft.externalId = remove ? null : text(value, 'externalId') || null;
+      return;
+    case 'phonenumbers':
+      if (remove) draft.phonePrimary = draft.phoneSecondary = null;
+      else setPhones(draft, value);
+      return;
+    default:
+      // emails (the sign-in address is userName), addresses, extension attributes: not kept here.
+      return;
+  }
+}
+
+/** The name the platform shows: displayName, else given and family name, else the address. */
+export function nameOf(draft: UserDraft, fallback?: string): string {
+  const composed = [draft.givenName, draft.familyName].filter(Boolean).join(' ');
+  return draft.displayName || composed || fallback || draft.userName;
+}

@@ -1,0 +1,143 @@
+// SCIM users of a tenant. A user is shared by the tenants it belongs to, so this tenant's directory changes the
+// profile (name, title, phones, address) only of users who belong to no other tenant; `active` and `externalId`
+// are the membership's own. Deactivation takes effect at once: calls in this tenant answer 403, and a user
+// deactivated in every tenant cannot sign in and loses every session.
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types';
+import type { Services } from '../../services';
+import { revokeSessions } from '../sessions/sessions.repository';
+import { buildPermissions } from '../users/permission-flags';
+import { userSchema } from './scim-discovery';
+import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
+import { listResponse, parseEqFilter, scimPage } from './scim-filter';
+import { applyUserOperation, draftFromInput, draftFromRow, nameOf, type PatchOperation, type UserDraft } from './scim-user-draft';
+import * as repo from './scim-users.repository';
+
+/** What a provisioned member may do until an administrator grants more (the seed's ordinary member). */
+export const provisionedPermissions = () =>
+  buildPermissions(false, ['groups.mayInteractWithOwn', 'alarms.mayActivate', 'alarms.mayDeactivate', 'documents.mayRead', 'news.mayRead', 'meetingRoom.mayJoin', 'checklists.mayUse']);
+
+const emailPattern = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const userFilters = { username: 'userName', externalid: 'externalId', id: 'id', 'emails.value': 'userName', emails: 'userName' };
+
+export function toScimUser(services: Services, row: repo.ScimUserRow) {
+  const phones = [
+    ...(row.phone_primary ? [{ value: row.phone_primary, type: 'mobile', primary: true }] : []),
+    ...(row.phone_secondary ? [{ value: row.phone_secondary, type: 'other', primary: false }] : []),
+  ];
+  return {
+    schemas: [userSchema],
+    id: String(row.id),
+    ...(row.scim_external_id ? { externalId: row.scim_external_id } : {}),
+    userName: row.email,
+    displayName: row.name,
+    name: { formatted: row.name },
+    ...(row.title ? { title: row.title } : {}),
+    active: row.active,
+    emails: [{ value: row.email, type: 'work', primary: true }],
+    ...(phones.length ? { phoneNumbers: phones } : {}),
+    meta: {
+      resourceType: 'User' as const,
+      created: row.created_at.toISOString(),
+      lastModified: row.updated_at.toISOString(),
+      location: `${services.config.publicBaseUrl}/core/v1/scim/v2/Users/${row.id}`,
+    },
+  };
+}
+
+export async function listScimUsers(services: Services, tenantId: number, query: { filter?: string; startIndex?: number; count?: number }) {
+  const filter = parseEqFilter(query.filter, userFilters);
+  const page = scimPage(query);
+  const [rows, total] = await Promise.all([repo.selectScimUsers(services.db, tenantId, filter, page), repo.countScimUsers(services.db, tenantId, filter)]);
+  return listResponse(rows.map((r) => toScimUser(services, r)), total, page.startIndex);
+}
+
+async function loadUser(services: Services, db: Services['db'] | Transaction<Database>, tenantId: number, id: string) {
+  const row = await repo.findScimUser(db, tenantId, id);
+  if (!row) throw scimNotFound('No such user');
+  return row;
+}
+
+export const getScimUser = async (services: Services, tenantId: number, id: string) => toScimUser(services, await loadUser(services, services.db, tenantId, id));
+
+/** Unique violations (externalId, email) become 409 uniqueness. */
+async function uniquely<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if ((error as { code?: string })?.code === '23505') throw scimConflict('userName or externalId is already in use');
+    throw error;
+  }
+}
+
+/** Deactivated everywhere (or in no tenant after a SCIM delete): cannot sign in, sessions end now. */
+async function refreshDeactivation(trx: Transaction<Database>, userId: number, now: Date, orphanIsDeactivated = false): Promise<void> {
+  const { total, active } = await repo.membershipCounts(trx, userId);
+  if (active === 0 && (total > 0 || orphanIsDeactivated)) {
+    await repo.setDeactivated(trx, userId, now);
+    await revokeSessions(trx, { userId }, 'deactivated', now);
+  } else {
+    await repo.setDeactivated(trx, userId, null);
+  }
+}
+
+function profileOf(draft: UserDraft, fallbackName?: string): repo.Profile {
+  return { name: nameOf(draft, fallbackName), title: draft.title, phone_primary: draft.phonePrimary, phone_secondary: draft.phoneSecondary };
+}
+
+export async function createScimUser(services: Services, tenantId: number, input: Record<string, unknown>) {
+  const draft = draftFromInput(input);
+  if (!emailPattern.test(draft.userName)) throw scimBadRequest('userName must be an email address');
+  const now = services.now();
+  const userId = await uniquely(() =>
+    services.db.transaction().execute(async (trx) => {
+      const existing = await repo.findUserByEmail(trx, draft.userName);
+      // An account that belongs to no tenant (removed earlier) may be provisioned again; others are someone's.
+      if (existing && Number(existing.memberships) > 0) throw scimConflict('A user with this userName exists');
+      const id = existing ? existing.id : await repo.insertUser(trx, draft.userName, profileOf(draft));
+      if (existing) await repo.updateUser(trx, id, { email: draft.userName, ...profileOf(draft) }, now);
+      await repo.insertMembership(trx, { tenantId, userId: id, permissions: provisionedPermissions(), active: draft.active, externalId: draft.externalId });
+      await refreshDeactivation(trx, id, now);
+      return id;
+    }),
+  );
+  return toScimUser(services, await loadUser(services, services.db, tenantId, String(userId)));
+}
+
+/** Writes a changed draft: the membership always, the shared profile only when no other tenant shares the user. */
+async function saveDraft(services: Services, tenantId: number, id: string, change: (current: repo.ScimUserRow) => UserDraft) {
+  const now = services.now();
+  await uniquely(() =>
+    services.db.transaction().execute(async (trx) => {
+      const current = await loadUser(services, trx, tenantId, id);
+      const draft = change(current);
+      if (!emailPattern.test(draft.userName)) throw scimBadRequest('userName must be an email address');
+      if ((await repo.countOtherTenants(trx, current.id, tenantId)) === 0) {
+        const email = draft.userName.toLowerCase() === current.email.toLowerCase() ? undefined : draft.userName;
+        await repo.updateUser(trx, current.id, { ...(email ? { email } : {}), ...profileOf(draft, current.name) }, now);
+      }
+      await repo.updateMembership(trx, tenantId, current.id, { active: draft.active, externalId: draft.externalId });
+      await refreshDeactivation(trx, current.id, now);
+    }),
+  );
+  return getScimUser(services, tenantId, id);
+}
+
+export const replaceScimUser = (services: Services, tenantId: number, id: string, input: Record<string, unknown>) =>
+  saveDraft(services, tenantId, id, () => draftFromInput(input));
+
+export const patchScimUser = (services: Services, tenantId: number, id: string, operations: PatchOperation[]) =>
+  saveDraft(services, tenantId, id, (current) => {
+    const draft = draftFromRow(current);
+    for (const operation of operations) applyUserOperation(draft, operation);
+    return draft;
+  });
+
+export async function deleteScimUser(services: Services, tenantId: number, id: string): Promise<void> {
+  const now = services.now();
+  await services.db.transaction().execute(async (trx) => {
+    const current = await loadUser(services, trx, tenantId, id);
+    await repo.deleteMembership(trx, tenantId, current.id);
+    await refreshDeactivation(trx, current.id, now, true);
+  });
+}

@@ -1,0 +1,17 @@
+// Where an identity provider may send the browser back to: the sign-in app's pages named by the region's
+// redirect allow-list (REDIRECT_ALLOW_LIST). An entry ending in '/' allows every page below it; any other entry
+// allows exactly itself. Candidates must already be canonical (what a browser would serialise) and carry no
+// credentials, query or fragment, so a literal comparison is meaningful.
+export function isAllowedSsoRedirect(candidate: string, allowList: readonly string[]): boolean {
+  if (candidate.length > 2048 || !/^[\x21-\x7e]+$/.test(candidate) || candidate.includes('\\')) return false;
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    return false;
+  }
+  if (url.href !== candidate || url.username || url.password || url.search || url.hash) return false;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  if (url.pathname.split('/').some((segment) => segment === '..' || segment === '.')) return false;
+  return allowList.some((entry) => (entry.endsWith('/') ? candidate.startsWith(entry) : candidate === entry));
+}
