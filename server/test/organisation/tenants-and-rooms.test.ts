@@ -46,6 +46,14 @@ describe('GET /core/v1/tenants', () => {
     expect(res.body.pagination).toEqual({ totalCount: 2, offset: 1, limit: 1 });
   });
 
+  test('leaves out a tenant whose directory deactivated the caller', async () => {
+    const both = await insertCaller(ctx.services, { tenants: [orgA.tenantId, orgB.tenantId], permissions: only('meetingRoom.mayJoin') });
+    await ctx.services.db.updateTable('memberships').set({ active: false }).where('user_id', '=', both.id).where('tenant_id', '=', orgB.tenantId).execute();
+    const res = await request(ctx.app).get('/core/v1/tenants').set(v1).set('authorization', `Bearer ${both.token}`);
+    expect(res.body.data.map((t: { id: number }) => t.id)).toEqual([orgA.tenantId]);
+    expect(res.body.pagination.totalCount).toBe(1);
+  });
+
   test('needs no tenant header, but a signed-in caller', async () => {
     expectError(await request(ctx.app).get('/core/v1/tenants').set(v1), 401, 'UNAUTHORIZED');
   });

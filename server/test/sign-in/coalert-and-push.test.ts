@@ -74,3 +74,11 @@ describe('PUT and DELETE /core/v1/push-tokens/{id}', () => {
     expect((await request(ctx.app).delete('/core/v1/push-tokens/shared-device').set(v1).set('authorization', `Bearer ${theirs.accessToken}`)).status).toBe(404);
   });
 });
+
+describe('deactivated users', () => {
+  test('a coAlert code of a user deactivated by the directory answers 401 INVALID_CREDENTIALS', async () => {
+    const user = await insertCoalertCode('GONE-USER', 5);
+    await ctx.services.db.updateTable('users').set({ deactivated_at: new Date() }).where('id', '=', user.id).execute();
+    expect((await withCode('GONE-USER')).body.error.code).toBe('INVALID_CREDENTIALS');
+  });
+});

@@ -65,7 +65,14 @@ export async function createCoalertSession(services: Services, input: { code: st
   await assertLoginAllowed(services, null, input.ip);
   const codeHash = keyedHash(services.secretKey, `coalert\0${input.code.trim().toUpperCase()}`);
   const now = services.now();
-  const code = await services.db.selectFrom('coalert_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+  const code = await services.db
+    .selectFrom('coalert_codes')
+    .innerJoin('users', 'users.id', 'coalert_codes.user_id')
+    .select(['coalert_codes.expires_at'])
+    .where('coalert_codes.code_hash', '=', codeHash)
+    // A user deactivated by every tenant's directory (SCIM) cannot sign in by code either.
+    .where('users.deactivated_at', 'is', null)
+    .executeTakeFirst();
   if (!code || (code.expires_at && code.expires_at <= now)) {
     await recordLoginFailure(services, null, input.ip);
     throw new ApiError('INVALID_CREDENTIALS', { message: 'The code is not valid' });

@@ -9,6 +9,7 @@ export async function selectTenantsOfUser(db: Db, userId: number, page: PagePara
     .innerJoin('memberships as m', 'm.tenant_id', 't.id')
     .select(['t.id', 't.name', 't.logo_url', 't.website_url', 't.may_any_user_activate_im_ok'])
     .where('m.user_id', '=', userId)
+    .where('m.active', '=', true)
     .orderBy(sql`lower(t.name)`)
     .orderBy('t.id')
     .limit(page.limit)
@@ -21,6 +22,7 @@ export async function countTenantsOfUser(db: Db, userId: number): Promise<number
     .selectFrom('memberships')
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('user_id', '=', userId)
+    .where('active', '=', true)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
