@@ -43,18 +43,23 @@ for (const r of regions) {
       PORT: String(r.port),
       PUBLIC_BASE_URL: `http://localhost:${r.port}`,
       DATA_DIR: join(root, 'data', r.region),
+      // The sign-in web app and the demo calling platform call the API from the browser.
+      CORS_ORIGINS: process.env.CORS_ORIGINS ?? 'http://localhost:5173,http://localhost:4100',
     },
   });
 }
 const hasWeb = existsSync(join(root, 'web', 'index.html'));
 if (hasWeb) {
   run('web', process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), '--port', '5173', '--strictPort'], { cwd: join(root, 'web') });
+  // Stand-ins for the admin panel, the main app and the academy: where the sign-in app sends the browser back.
+  run('demo-platform', process.execPath, [join(root, 'scripts', 'demo-platform.mjs')], { env: { ...process.env, DEMO_PLATFORM_PORT: '4100' } });
 }
 
 console.log(`
 Core API, region eu-north-1 (Sweden/Europe):  http://localhost:4000/core/v1   docs: http://localhost:4000/docs   outbox: http://localhost:4000/dev/outbox
 Core API, region sa-east-1 (Brazil):          http://localhost:4001/core/v1   docs: http://localhost:4001/docs   outbox: http://localhost:4001/dev/outbox
-${hasWeb ? 'Sign-in web app:                             http://localhost:5173/login?redirectUrl=http://localhost:5174/login' : ''}
+${hasWeb ? 'Sign-in web app:                             http://localhost:5173/login?redirectUrl=http://localhost:4100/app/login' : ''}
+${hasWeb ? 'Demo calling platform (start a login here):  http://localhost:4100/app/login   /admin/login   /academy/login' : ''}
 Demo accounts (password Demo-Password-1!):
   anna@demo.test   Sweden/Europe, no second factor
   erik@demo.test   Sweden/Europe, email code (read it at /dev/outbox)

@@ -54,4 +54,19 @@ describe('POST /core/v1/probes/hash/{hash}', () => {
       expect((await probe(hash, goodPassword, '10.1.3.100')).status).toBe(429);
     }
   });
+
+  test('probes for accounts that live elsewhere do not lock the address out', async () => {
+    for (let i = 0; i < 25; i++) expect((await probe(emailHash(`elsewhere-${i}@example.test`), goodPassword, '10.1.4.1')).status).toBe(200);
+    const user = await insertUserWithPassword(ctx.services);
+    expect((await probe(emailHash(user.email), goodPassword, '10.1.4.1')).body.available).toBe(true);
+  });
+
+  test('wrong passwords for accounts that live here do lock the address out', async () => {
+    for (let i = 0; i < 21; i++) {
+      const user = await insertUserWithPassword(ctx.services);
+      await probe(emailHash(user.email), 'Wrong-Password-1!', '10.1.5.1');
+    }
+    const user = await insertUserWithPassword(ctx.services);
+    expect((await probe(emailHash(user.email), goodPassword, '10.1.5.1')).status).toBe(429);
+  });
 });

@@ -15,6 +15,8 @@ export class ApiFailure extends Error {
     readonly unavailableUntil?: string,
     /** Server clock minus client clock in ms, measured on the failed answer. */
     readonly clockOffsetMs = 0,
+    /** The `rule` of each issue of a BAD_REQUEST answer that names one (PASSWORD_TOO_SHORT…), in the server's order. */
+    readonly issueRules: readonly string[] = [],
   ) {
     super(`${code} (${httpStatus})`);
     this.name = 'ApiFailure';
@@ -35,7 +37,8 @@ export function toApiFailure(body: unknown, response: Response, clockOffsetMs: n
   const serverNow = Date.now() + clockOffsetMs;
   if (isErrorResponse(body)) {
     const unavailableUntil = body.error.unavailableUntil ?? (response.status === 429 ? retryAfterAsInstant(response, serverNow) : undefined);
-    return new ApiFailure(body.error.code, response.status, unavailableUntil, clockOffsetMs);
+    const issueRules = (body.error.issues ?? []).flatMap((issue) => (typeof issue?.rule === 'string' ? [issue.rule] : []));
+    return new ApiFailure(body.error.code, response.status, unavailableUntil, clockOffsetMs, issueRules);
   }
   if (response.status === 429) {
     return new ApiFailure('TOO_MANY_REQUESTS', 429, retryAfterAsInstant(response, serverNow), clockOffsetMs);
@@ -48,4 +51,10 @@ export function asFailure(error: unknown): ApiFailure {
   if (error instanceof ApiFailure) return error;
   console.error(error);
   return new ApiFailure('NETWORK_ERROR', 0);
+}
+
+/** Of several rate-limited answers, the one that asks to wait longest. */
+export function latestUnavailable(failures: readonly ApiFailure[]): ApiFailure {
+  const until = (failure: ApiFailure) => Date.parse(failure.unavailableUntil ?? '') || 0;
+  return failures.reduce((latest, failure) => (until(failure) > until(latest) ? failure : latest));
 }

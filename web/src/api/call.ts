@@ -26,3 +26,16 @@ export async function call<T>(request: () => Promise<FetchResult<T>>): Promise<A
   if (result.response.ok && result.data !== undefined) return { data: result.data, clockOffsetMs: offset };
   throw toApiFailure(result.error, result.response, offset);
 }
+
+/** Runs one openapi-fetch call whose success has no body (202, 204); throws an ApiFailure otherwise. */
+export async function callWithoutBody(request: () => Promise<FetchResult<unknown>>): Promise<void> {
+  const sentAt = Date.now();
+  let result: FetchResult<unknown>;
+  try {
+    result = await request();
+  } catch {
+    throw new ApiFailure('NETWORK_ERROR', 0);
+  }
+  if (result.response.ok) return;
+  throw toApiFailure(result.error, result.response, clockOffsetMs(result.response, sentAt, Date.now()));
+}

@@ -1,7 +1,10 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '../../../generated/core-api';
 
-/** Every call names the contract version it speaks (the spec makes the header required on each operation). */
+/**
+ * Every call names the contract version it speaks. The spec makes the header a required parameter of each
+ * operation, so the generated types insist on it per call (`params.header`) rather than as a client default.
+ */
 export const VERSION_HEADER = { 'cosafe-core-api-version': '1' } as const;
 
 export type CoreApiClient = Client<paths>;
@@ -10,7 +13,6 @@ export type CoreApiClient = Client<paths>;
 export function createCoreApiClient(baseUrl: string): CoreApiClient {
   return createClient<paths>({
     baseUrl: `${baseUrl.replace(/\/+$/, '')}/core/v1`,
-    headers: VERSION_HEADER,
     credentials: 'omit',
     // Looked up per call, not captured once, so tests (and polyfills) can replace the global fetch.
     fetch: (request) => globalThis.fetch(request),

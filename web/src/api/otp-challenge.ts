@@ -13,7 +13,7 @@ interface SessionRef {
 }
 
 function bearer(session: SessionRef) {
-  return { ...VERSION_HEADER, Authorization: `Bearer ${session.accessToken}` };
+  return { Authorization: `Bearer ${session.accessToken}` };
 }
 
 /** Asks the server to send a one-time code by email or SMS. */

@@ -1,12 +1,13 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { InvalidRedirectPage } from '../pages/invalid-redirect/invalid-redirect-page';
 import { LoginPage } from '../pages/login/login-page';
 import { Layout } from './layout';
 
 // The login screen is what nearly every visit needs; the other pages load when first shown.
 const TwoFactorPage = lazy(() => import('../pages/two-factor/two-factor-page').then((m) => ({ default: m.TwoFactorPage })));
 const ForgotPasswordPage = lazy(() => import('../pages/forgot-password/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
-const InvalidRedirectPage = lazy(() => import('../pages/invalid-redirect/invalid-redirect-page').then((m) => ({ default: m.InvalidRedirectPage })));
+const NewPasswordPage = lazy(() => import('../pages/new-password/new-password-page').then((m) => ({ default: m.NewPasswordPage })));
 
 /** Any other path goes to /login, keeping the query (a platform linking to / still passes its redirectUrl). */
 function ToLogin() {
@@ -21,6 +22,8 @@ export function AppRoutes() {
         <Route path="/login" element={<LoginPage />} />
         <Route path="/login/2fa" element={<TwoFactorPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/set-password" element={<NewPasswordPage linkKind="set" />} />
+        <Route path="/reset-password" element={<NewPasswordPage linkKind="reset" />} />
         <Route path="/invalid-redirect" element={<InvalidRedirectPage />} />
         <Route path="*" element={<ToLogin />} />
       </Route>

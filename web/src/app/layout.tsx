@@ -2,18 +2,10 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { Icon } from '../components/icon';
+import { Loading } from '../components/loading';
 import { ErrorBoundary } from './error-boundary';
 import { Footer } from './footer';
 import { LanguagePicker } from './language-picker';
-
-export function Loading() {
-  const { t } = useTranslation();
-  return (
-    <p className="loading" role="status">
-      {t('app.loading')}
-    </p>
-  );
-}
 
 export function Layout() {
   const { t } = useTranslation();

@@ -2,6 +2,7 @@ import i18n, { type BackendModule } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { DETECTION } from './detection';
+import { followHtmlLang } from './html-lang';
 import { FALLBACK_LANGUAGE, LANGUAGE_CODES } from './languages';
 import { loadLocale } from './load-locale';
 
@@ -16,9 +17,7 @@ const lazyLocales: BackendModule = {
   },
 };
 
-i18n.on('languageChanged', (language) => {
-  document.documentElement.lang = language;
-});
+followHtmlLang(i18n);
 
 void i18n
   .use(LanguageDetector)

@@ -1,4 +1,4 @@
-import { ApiFailure } from '../api/api-failure';
+import { ApiFailure, latestUnavailable } from '../api/api-failure';
 import { clientFor } from '../api/client';
 import { probeHash } from '../api/probe-hash';
 import type { RegionTarget } from '../config/config';
@@ -18,16 +18,13 @@ export interface ProbeInput {
   targets: readonly RegionTarget[];
 }
 
-function latestUnavailable(failures: ApiFailure[]): ApiFailure {
-  const until = (failure: ApiFailure) => Date.parse(failure.unavailableUntil ?? '') || 0;
-  return failures.reduce((latest, failure) => (until(failure) > until(latest) ? failure : latest));
-}
-
 /**
  * Probes every region the client may sign in at, in parallel, with the identity hash and the password.
- * Returns the regions that answered available (empty: wrong email or password). Throws an ApiFailure when a
- * region is rate limiting (the latest unavailableUntil wins), or when nothing was found while a region could
- * not answer (the account may live there, so "incorrect" would be a guess).
+ * Returns the regions that answered available (empty: wrong email or password). A region that is rate limiting
+ * or unreachable does not stop a sign-in another region accepts: a region without the account sees this user's
+ * probes as failures and may throttle them. Only when no region is available does it throw: rate limiting first
+ * (the latest unavailableUntil wins), then any other failure (the account may live there, so "incorrect" would be
+ * a guess).
  */
 export async function probeRegions({ email, password, clientType, targets }: ProbeInput): Promise<AvailableRegion[]> {
   const hash = await hashEmail(email);
@@ -43,15 +40,15 @@ export async function probeRegions({ email, password, clientType, targets }: Pro
   const failures = outcomes.flatMap((outcome) =>
     outcome.status === 'rejected' ? [outcome.reason instanceof ApiFailure ? outcome.reason : new ApiFailure('NETWORK_ERROR', 0)] : [],
   );
-  const rateLimited = failures.filter((failure) => failure.code === 'TOO_MANY_REQUESTS');
-  if (rateLimited.length > 0) throw latestUnavailable(rateLimited);
-
   const available: AvailableRegion[] = [];
   for (const outcome of outcomes) {
     if (outcome.status !== 'fulfilled' || !outcome.value.available) continue;
     if (available.some((known) => known.region === outcome.value.region)) continue;
     available.push({ region: outcome.value.region, baseUrl: outcome.value.baseUrl });
   }
-  if (available.length === 0 && failures.length > 0) throw failures[0];
+  if (available.length > 0) return available;
+  const rateLimited = failures.filter((failure) => failure.code === 'TOO_MANY_REQUESTS');
+  if (rateLimited.length > 0) throw latestUnavailable(rateLimited);
+  if (failures.length > 0) throw failures[0];
   return available;
 }

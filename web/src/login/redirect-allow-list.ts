@@ -35,12 +35,11 @@ export function isAllowedRedirect(candidate: unknown, allowList: readonly string
   } catch {
     return false;
   }
-  if (url.username || url.password) return false;
   return allowList.some((entry) => {
     const literal = candidate === entry || candidate.startsWith(`${entry}?`) || candidate.startsWith(`${entry}#`);
     if (!literal) return false;
-    // Belt and braces: the parsed URL must agree with the literal match.
+    // Belt and braces: what the browser will actually navigate to must agree with the literal match.
     const allowed = new URL(entry);
-    return url.origin === allowed.origin && url.pathname === allowed.pathname;
+    return url.origin === allowed.origin && url.pathname === allowed.pathname && !url.username && !url.password;
   });
 }

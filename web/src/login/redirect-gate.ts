@@ -2,9 +2,10 @@ import { clearSignInStorage, readRedirectUrl, storeClientType, storeRedirectUrl 
 import { isAllowedRedirect } from './redirect-allow-list';
 
 /**
- * Decides on /login whether the sign-in may start. A redirectUrl in the query must be on the allow-list and is
- * then remembered for this tab (with the clientType); without one, a URL remembered earlier in this tab is used,
- * so in-app links back to /login (logo, back links) keep working.
+ * Decides on /login whether the sign-in may start. A redirectUrl in the query must be on the allow-list; it then
+ * starts a fresh sign-in remembered for this tab (with the clientType), forgetting any earlier unfinished one.
+ * Without a redirectUrl, the one remembered earlier in this tab is used, so in-app links back to /login (logo,
+ * back links) keep working.
  */
 export function acceptRedirect(search: URLSearchParams, allowList: readonly string[]): boolean {
   const requested = search.get('redirectUrl');
@@ -13,6 +14,7 @@ export function acceptRedirect(search: URLSearchParams, allowList: readonly stri
       clearSignInStorage();
       return false;
     }
+    clearSignInStorage();
     storeRedirectUrl(requested);
     storeClientType(search.get('clientType'));
     return true;

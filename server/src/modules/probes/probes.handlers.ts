@@ -15,7 +15,10 @@ export async function probeHash(services: Services, input: { hash: string; passw
   await assertLoginAllowed(services, input.hash, input.ip);
   const user = await findUserByEmailHash(services.db, input.hash);
   const available = await checkPassword(services, user, input.password, { leaveProof: true });
-  if (!available) await recordLoginFailure(services, input.hash, input.ip);
+  // A wrong password counts against the identity hash and the address. "No account here" counts only against
+  // the hash (so lockouts look the same whether or not the account exists): the sign-in app probes every
+  // region, and one office's logins must not lock that office out of the regions its accounts do not live in.
+  if (!available) await recordLoginFailure(services, input.hash, user?.password_hash ? input.ip : null);
   return { region: services.config.region, baseUrl: services.config.publicBaseUrl, available };
 }
 

@@ -51,9 +51,9 @@ export async function createPasswordSession(services: Services, input: { email: 
   return startSession(services, user.id, factors);
 }
 
-export async function recordLoginFailure(services: Services, hash: string | null, ip: string): Promise<void> {
+export async function recordLoginFailure(services: Services, hash: string | null, ip: string | null): Promise<void> {
   if (hash) await services.throttle.recordFailure(accountKey(hash), policies.loginPerAccount);
-  await services.throttle.recordFailure(addressKey(ip), policies.loginPerAddress);
+  if (ip) await services.throttle.recordFailure(addressKey(ip), policies.loginPerAddress);
 }
 
 export async function assertLoginAllowed(services: Services, hash: string | null, ip: string): Promise<Set<string>> {

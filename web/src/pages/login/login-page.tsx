@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../app/use-document-title';
@@ -8,6 +8,13 @@ import { acceptRedirect } from '../../login/redirect-gate';
 import { useFollowNextStep } from './follow-next-step';
 import { type Credentials, LoginForm } from './login-form';
 import { RegionStep } from './region-step';
+
+/** Fetches the validation and network code while the user types, so the first blur or submit need not wait. */
+function warmUpSignIn() {
+  const warm = () => void Promise.all([import('./login-schema'), import('../../login/sign-in-flow')]).catch(() => undefined);
+  const handle = setTimeout(warm, 0);
+  return () => clearTimeout(handle);
+}
 
 type Step = { kind: 'credentials' } | { kind: 'region'; regions: AvailableRegion[] };
 
@@ -20,6 +27,7 @@ export function LoginPage() {
   const [credentials, setCredentials] = useState<Credentials>({ email: '', password: '' });
   const followNextStep = useFollowNextStep();
   useDocumentTitle(step.kind === 'region' ? t('region.title') : t('login.title'));
+  useEffect(warmUpSignIn, []);
 
   if (!redirectAccepted) return <Navigate to="/invalid-redirect" replace />;
 

@@ -4,8 +4,12 @@ import { object, string } from 'yup';
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 /* Messages are translation keys, translated when shown. */
+
+/** The email field of the login form, also used on /forgot-password. */
+export const emailField = () => string().trim().required('validation.emailRequired').matches(EMAIL_PATTERN, 'validation.emailInvalid');
+
 export const loginSchema = object({
-  email: string().trim().required('validation.emailRequired').matches(EMAIL_PATTERN, 'validation.emailInvalid'),
+  email: emailField(),
   password: string()
     .required('validation.passwordRequired')
     .test('not-blank', 'validation.passwordRequired', (value) => Boolean(value?.trim())),

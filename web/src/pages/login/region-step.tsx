@@ -2,6 +2,7 @@ import { useFormik } from 'formik';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { asFailure } from '../../api/api-failure';
+import { lazySchema } from '../../app/lazy-schema';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -13,7 +14,6 @@ import { type Message, loginFailureMessage } from '../../i18n/failure-messages';
 import { useMessage } from '../../i18n/use-message';
 import type { AvailableRegion } from '../../login/probe-regions';
 import type { NextStep } from '../../login/sign-in';
-import { lazySchema } from '../../app/lazy-schema';
 import type { Credentials } from './login-form';
 
 interface RegionStepProps {

@@ -24,12 +24,9 @@ export function useOtpChallenge(pending: PendingSession): OtpChallenge {
   const [resendAt, setResendAt] = useState<number | null>(null);
   const [requesting, setRequesting] = useState(false);
   const [alert, setAlert] = useState<Message | null>(null);
-  const inFlight = useRef(false);
 
   const request = useCallback(
     async (next: OtpChannel) => {
-      if (inFlight.current) return;
-      inFlight.current = true;
       setRequesting(true);
       setAlert(null);
       try {
@@ -43,7 +40,6 @@ export function useOtpChallenge(pending: PendingSession): OtpChallenge {
         const until = toClientTime(failure.unavailableUntil, failure.clockOffsetMs);
         if (until !== null) setResendAt(until);
       } finally {
-        inFlight.current = false;
         setRequesting(false);
       }
     },

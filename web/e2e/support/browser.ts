@@ -1,0 +1,68 @@
+import AxeBuilder from '@axe-core/playwright';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { TEST_OUTPUT } from './stack';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = join(TEST_OUTPUT, 'screenshots');
+
+/** Debian's Chromium, headless; no browser is ever downloaded. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** axe-core's violations on the page as it is now, reduced to what helps fixing them. */
+export async function axeViolations(page: Page): Promise<{ id: string; impact: string | null | undefined; help: string; targets: string[] }[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((violation) => ({
+    id: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    targets: violation.nodes.map((node) => node.target.join(' ')),
+  }));
+}
+
+/** A full-page screenshot in test-output/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export interface OutboxMessage {
+  channel: string;
+  to: string;
+  subject: string | null;
+  body: string;
+  createdAt: string;
+}
+
+/** The newest message the region's development outbox sent to `to` after `since`, waiting for it to arrive. */
+export async function awaitMessage(regionUrl: string, to: string, since: number, timeoutMs = 15_000): Promise<OutboxMessage> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${regionUrl}/dev/outbox?to=${encodeURIComponent(to)}`);
+    const { data } = (await response.json()) as { data: OutboxMessage[] };
+    const message = data.find((candidate) => Date.parse(candidate.createdAt) >= since);
+    if (message) return message;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No message to ${to} at ${regionUrl}/dev/outbox within ${timeoutMs} ms`);
+}
+
+/** The 6-digit one-time code in a message. */
+export function codeIn(message: OutboxMessage): string {
+  const code = /\b(\d{6})\b/.exec(message.body)?.[1];
+  if (!code) throw new Error(`No 6-digit code in: ${message.body}`);
+  return code;
+}
+
+/** The sign-in app link in a message (set-password or reset-password). */
+export function linkIn(message: OutboxMessage): string {
+  const link = /https?:\/\/\S+\/(?:set|reset)-password\?\S+/.exec(message.body)?.[0];
+  if (!link) throw new Error(`No password link in: ${message.body}`);
+  return link;
+}

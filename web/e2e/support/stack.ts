@@ -1,0 +1,121 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Spawned, freePort, runToEnd, startProcess, stopProcess, waitForHttp } from './processes';
+import { serveSpa } from './static-server';
+
+export const ROOT = resolve(__dirname, '..', '..', '..');
+export const WEB = join(ROOT, 'web');
+export const TEST_OUTPUT = join(ROOT, 'test-output');
+
+export interface Region {
+  code: 'eu-north-1' | 'sa-east-1';
+  url: string;
+}
+
+/** Everything one end-to-end run talks to, each on a free loopback port. */
+export interface Stack {
+  europe: Region;
+  brazil: Region;
+  /** Origin of the built sign-in web app. */
+  web: string;
+  /** Origin of the demo calling platform. */
+  demo: string;
+  /** The build, made with a manifest (for the size check). */
+  dist: string;
+  logs: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts two regions of the core API (fresh databases, development seed), builds the web app against them and
+ * serves it, and starts the demo calling platform. `stop` ends every process it started and removes its files.
+ */
+export async function startStack(): Promise<Stack> {
+  const temp = mkdtempSync(join(tmpdir(), 'sign-in-e2e-'));
+  const logs = join(TEST_OUTPUT, 'e2e-logs');
+  mkdirSync(logs, { recursive: true });
+  const [europePort, brazilPort, webPort, demoPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const europe: Region = { code: 'eu-north-1', url: `http://localhost:${europePort}` };
+  const brazil: Region = { code: 'sa-east-1', url: `http://localhost:${brazilPort}` };
+  const web = `http://localhost:${webPort}`;
+  const demo = `http://localhost:${demoPort}`;
+  const dist = join(temp, 'web-dist');
+
+  const processes: Spawned[] = [];
+  let server: Server | null = null;
+  const stop = async () => {
+    await Promise.all(processes.map((spawned) => stopProcess(spawned)));
+    if (server) {
+      const closing = new Promise<void>((done) => server?.close(() => done()));
+      server.closeAllConnections();
+      await closing;
+    }
+    rmSync(temp, { recursive: true, force: true });
+  };
+
+  try {
+    const regions = [
+      { region: europe, port: europePort },
+      { region: brazil, port: brazilPort },
+    ].map(({ region, port }) => {
+      const spawned = startProcess(process.execPath, ['--import', 'tsx', join('server', 'src', 'main.ts')], {
+        cwd: ROOT,
+        logFile: join(logs, `${region.code}.log`),
+        env: {
+          ...process.env,
+          NODE_ENV: 'development',
+          REGION: region.code,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PUBLIC_BASE_URL: region.url,
+          DATA_DIR: join(temp, region.code),
+          CORS_ORIGINS: `${web},${demo}`,
+          SIGN_IN_APP_URL: web,
+          LOG_LEVEL: 'warn',
+        },
+      });
+      processes.push(spawned);
+      return { region, spawned };
+    });
+
+    const demoPages = ['admin', 'app', 'academy'].map((platform) => `${demo}/${platform}/login`);
+    const build = runToEnd(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--manifest', '--outDir', dist, '--emptyOutDir'], {
+      cwd: WEB,
+      logFile: join(logs, 'vite-build.log'),
+      env: {
+        ...process.env,
+        // Jest sets NODE_ENV=test, which would make Vite bundle React's development build.
+        NODE_ENV: 'production',
+        VITE_API_URL_EU_NORTH_1: europe.url,
+        VITE_API_URL_SA_EAST_1: brazil.url,
+        VITE_REDIRECT_ALLOW_LIST: demoPages.join(','),
+      },
+    });
+
+    const demoPlatform = startProcess(process.execPath, [join(ROOT, 'scripts', 'demo-platform.mjs')], {
+      cwd: ROOT,
+      logFile: join(logs, 'demo-platform.log'),
+      env: {
+        ...process.env,
+        DEMO_PLATFORM_PORT: String(demoPort),
+        DEMO_PLATFORM_URL: demo,
+        SIGN_IN_APP_URL: web,
+        REGION_API_URLS: `${europe.code}=${europe.url},${brazil.code}=${brazil.url}`,
+      },
+    });
+    processes.push(demoPlatform);
+
+    await build;
+    server = await serveSpa(dist, webPort);
+    await Promise.all([
+      ...regions.map(({ region, spawned }) => waitForHttp(`${region.url.replace('localhost', '127.0.0.1')}/healthz`, spawned, 90_000)),
+      waitForHttp(`${demo.replace('localhost', '127.0.0.1')}/app/login`, demoPlatform, 20_000),
+    ]);
+    return { europe, brazil, web, demo, dist, logs, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,123 @@
+import { act, render, renderHook, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { createTestI18n } from '../test/i18n';
+import { Button } from './button';
+import { Countdown, useCountdown } from './countdown';
+import { Icon } from './icon';
+import { PasswordInput } from './password-input';
+import { Select } from './select';
+import { TextInput } from './text-input';
+
+const withI18n = (ui: ReactNode) => render(<I18nextProvider i18n={createTestI18n()}>{ui}</I18nextProvider>);
+
+describe('Button', () => {
+  test.each(['primary', 'secondary', 'tertiary'] as const)('when the variant is %s, it is styled as %s', (variant) => {
+    render(<Button variant={variant}>Go</Button>);
+    expect(screen.getByRole('button', { name: 'Go' }).className).toContain(`button--${variant}`);
+  });
+
+  test('when busy, it is disabled and marked busy', () => {
+    render(<Button busy>Go</Button>);
+    const button = screen.getByRole('button', { name: 'Go' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.getAttribute('aria-busy')).toBe('true');
+  });
+
+  test('when no type is given, it does not submit forms', () => {
+    render(<Button>Go</Button>);
+    expect(screen.getByRole('button').getAttribute('type')).toBe('button');
+  });
+});
+
+describe('TextInput', () => {
+  test('has a label, a placeholder and a message tied to the input', () => {
+    render(<TextInput id="name" label="Name" placeholder="Anna" message="As in your passport" />);
+    const input = screen.getByLabelText('Name');
+    expect(input.getAttribute('placeholder')).toBe('Anna');
+    expect(document.getElementById(input.getAttribute('aria-describedby')!)?.textContent).toBe('As in your passport');
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+  });
+
+  test('when there is an error, marks the input invalid and describes it with the error first', () => {
+    render(<TextInput id="name" label="Name" message="As in your passport" error="Type in your name" />);
+    const input = screen.getByLabelText('Name');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toBe('name-error name-message');
+    expect(screen.getByText('Type in your name').id).toBe('name-error');
+  });
+});
+
+describe('PasswordInput', () => {
+  test('hides the password until the toggle is pressed, and hides it again on the second press', async () => {
+    const user = userEvent.setup();
+    withI18n(<PasswordInput id="pw" label="Password" />);
+    const input = screen.getByLabelText('Password');
+    const toggle = screen.getByRole('button', { name: 'Show password' });
+    expect([input.getAttribute('type'), toggle.getAttribute('aria-pressed')]).toEqual(['password', 'false']);
+    await user.click(toggle);
+    expect([input.getAttribute('type'), toggle.getAttribute('aria-pressed')]).toEqual(['text', 'true']);
+    expect(toggle.getAttribute('aria-label')).toBe('Hide password');
+    await user.click(toggle);
+    expect(input.getAttribute('type')).toBe('password');
+  });
+});
+
+describe('Select', () => {
+  test('offers the placeholder first, then the options, and shows its error', () => {
+    render(<Select id="r" label="Region" placeholder="Select region" error="Please select region" options={[{ value: 'a', label: 'Europe' }]} />);
+    const select = screen.getByRole('combobox', { name: 'Region' }) as HTMLSelectElement;
+    expect(Array.from(select.options, (option) => [option.value, option.textContent])).toEqual([
+      ['', 'Select region'],
+      ['a', 'Europe'],
+    ]);
+    expect(select.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('Please select region').id).toBe('r-error');
+  });
+});
+
+describe('Icon', () => {
+  test('without a title, is hidden from assistive technology', () => {
+    const { container } = render(<Icon name="eye" />);
+    expect(container.querySelector('svg')?.getAttribute('aria-hidden')).toBe('true');
+  });
+
+  test('with a title, is an image with that name', () => {
+    render(<Icon name="globe" title="Language" />);
+    expect(screen.getByRole('img', { name: 'Language' }).tagName.toLowerCase()).toBe('svg');
+  });
+});
+
+describe('Countdown', () => {
+  test('shows Another try in {seconds} while above zero, and nothing at zero', () => {
+    const { rerender } = withI18n(<Countdown seconds={12} />);
+    expect(screen.getByRole('timer').textContent).toBe('Another try in 12');
+    rerender(
+      <I18nextProvider i18n={createTestI18n()}>
+        <Countdown seconds={0} />
+      </I18nextProvider>,
+    );
+    expect(screen.queryByRole('timer')).toBeNull();
+  });
+
+  test('useCountdown ticks down once a second and stops at zero', () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const { result } = renderHook(() => useCountdown(1_000_000 + 3000));
+    expect(result.current).toBe(3);
+    act(() => jest.advanceTimersByTime(999));
+    expect(result.current).toBe(3);
+    act(() => jest.advanceTimersByTime(1));
+    expect(result.current).toBe(2);
+    act(() => jest.advanceTimersByTime(2000));
+    expect(result.current).toBe(0);
+    act(() => jest.advanceTimersByTime(5000));
+    expect(result.current).toBe(0);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  test('useCountdown with a past or missing instant is zero', () => {
+    expect(renderHook(() => useCountdown(Date.now() - 5000)).result.current).toBe(0);
+    expect(renderHook(() => useCountdown(null)).result.current).toBe(0);
+  });
+});

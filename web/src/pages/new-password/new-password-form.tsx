@@ -1,0 +1,106 @@
+import { useFormik } from 'formik';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { asFailure } from '../../api/api-failure';
+import { clientFor } from '../../api/client';
+import { type PasswordLinkKind, savePassword } from '../../api/passwords';
+import { useFocusFirstError } from '../../app/use-focus-first-error';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { PasswordInput } from '../../components/password-input';
+import type { RegionTarget } from '../../config/config';
+import type { Message } from '../../i18n/failure-messages';
+import { useMessage } from '../../i18n/use-message';
+import type { PasswordLink } from '../../password/password-link';
+import { passwordFailureMessage } from '../../password/password-messages';
+import { ruleMessageKeys, splitMessageKeys } from '../../password/password-policy';
+import { newPasswordSchema } from './new-password-schema';
+
+/** How a link ends: the password was saved, or the server says the link cannot be used. */
+export type TokenOutcome = 'done' | 'invalid' | 'expired' | 'used';
+
+interface NewPasswordFormProps {
+  linkKind: PasswordLinkKind;
+  link: PasswordLink;
+  /** The region that knows the link's token. */
+  target: RegionTarget;
+  onOutcome: (outcome: TokenOutcome) => void;
+}
+
+const OUTCOME_OF_CODE: Partial<Record<string, TokenOutcome>> = {
+  USER_PASSWORD_SET_TOKEN_INVALID: 'invalid',
+  USER_PASSWORD_SET_TOKEN_EXPIRED: 'expired',
+  USER_PASSWORD_ALREADY_SET: 'used',
+};
+
+const FIELD_IDS = { password: 'new-password', confirmation: 'confirm-password' } as const;
+type Values = Record<keyof typeof FIELD_IDS, string>;
+
+export function NewPasswordForm({ linkKind, link, target, onOutcome }: NewPasswordFormProps) {
+  const { t } = useTranslation();
+  const translate = useMessage();
+  const [alert, setAlert] = useState<Message | null>(null);
+  /** Broken password rules the server reported, shown on the password field until it changes. */
+  const [serverRules, setServerRules] = useState<string[]>([]);
+
+  const formik = useFormik<Values>({
+    initialValues: { password: '', confirmation: '' },
+    validationSchema: newPasswordSchema,
+    onSubmit: async ({ password }) => {
+      setAlert(null);
+      try {
+        await savePassword(clientFor(target.baseUrl), linkKind, link.userId, link.token, password);
+        onOutcome('done');
+      } catch (error) {
+        const failure = asFailure(error);
+        const outcome = OUTCOME_OF_CODE[failure.code];
+        const rules = failure.code === 'BAD_REQUEST' ? ruleMessageKeys(failure.issueRules) : [];
+        if (outcome) onOutcome(outcome);
+        else if (rules.length > 0) setServerRules(rules);
+        else setAlert(passwordFailureMessage(failure));
+      }
+    },
+  });
+
+  const { values, errors, touched, submitCount, isSubmitting } = formik;
+  useEffect(() => setServerRules([]), [values.password]);
+
+  /** Every message of a field, one per line (a password can break several rules at once). */
+  const shown = (field: keyof Values): string | undefined => {
+    const keys = (touched[field] || submitCount > 0) && errors[field] ? splitMessageKeys(errors[field]) : field === 'password' ? serverRules : [];
+    return keys.length > 0 ? keys.map((key) => t(key)).join('\n') : undefined;
+  };
+  const fieldsWithErrors = (Object.keys(FIELD_IDS) as (keyof Values)[]).filter((field) => shown(field)).map((field) => FIELD_IDS[field]);
+  useFocusFirstError(submitCount, isSubmitting, fieldsWithErrors);
+
+  return (
+    <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="new-password-title">
+      <p>{t(linkKind === 'set' ? 'newPassword.descriptionSet' : 'newPassword.descriptionReset')}</p>
+      {alert && <Alert>{translate(alert)}</Alert>}
+      <PasswordInput
+        id={FIELD_IDS.password}
+        name="password"
+        autoComplete="new-password"
+        label={t('newPassword.passwordLabel')}
+        message={t('newPassword.passwordHint')}
+        value={values.password}
+        onChange={formik.handleChange}
+        onBlur={formik.handleBlur}
+        error={shown('password')}
+      />
+      <PasswordInput
+        id={FIELD_IDS.confirmation}
+        name="confirmation"
+        autoComplete="new-password"
+        label={t('newPassword.confirmLabel')}
+        value={values.confirmation}
+        onChange={formik.handleChange}
+        onBlur={formik.handleBlur}
+        error={shown('confirmation')}
+      />
+      <Button type="submit" variant="primary" busy={isSubmitting}>
+        {t(linkKind === 'set' ? 'newPassword.submitSet' : 'newPassword.submitReset')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,157 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { asFailure } from '../../api/api-failure';
+import type { PasswordLinkKind } from '../../api/passwords';
+import { useDocumentTitle } from '../../app/use-document-title';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Icon } from '../../components/icon';
+import { config } from '../../config/config';
+import type { RegionTarget } from '../../config/config';
+import type { Message } from '../../i18n/failure-messages';
+import { useMessage } from '../../i18n/use-message';
+import { isAllowedRedirect } from '../../login/redirect-allow-list';
+import { readRedirectUrl } from '../../login/sign-in-storage';
+import { findTokenRegion } from '../../password/find-token-region';
+import { type PasswordLink, parsePasswordLink } from '../../password/password-link';
+import { passwordFailureMessage } from '../../password/password-messages';
+import { NewPasswordForm, type TokenOutcome } from './new-password-form';
+
+type View =
+  | { kind: 'checking' }
+  | { kind: 'check-failed'; message: Message }
+  | { kind: 'form'; target: RegionTarget }
+  | { kind: TokenOutcome };
+
+/** Title key of each view, per link kind. */
+const TITLES: Record<PasswordLinkKind, Record<View['kind'], string>> = {
+  set: {
+    checking: 'newPassword.checking',
+    'check-failed': 'newPassword.checkFailedTitle',
+    form: 'newPassword.titleSet',
+    done: 'newPassword.doneTitleSet',
+    invalid: 'newPassword.invalidTitle',
+    expired: 'newPassword.expiredTitle',
+    used: 'newPassword.usedTitleSet',
+  },
+  reset: {
+    checking: 'newPassword.checking',
+    'check-failed': 'newPassword.checkFailedTitle',
+    form: 'newPassword.titleReset',
+    done: 'newPassword.doneTitleReset',
+    invalid: 'newPassword.invalidTitle',
+    expired: 'newPassword.expiredTitle',
+    used: 'newPassword.usedTitleReset',
+  },
+};
+
+/** Explanation key of the views that end the visit (the link cannot be used, or has been). */
+const EXPLANATIONS: Record<PasswordLinkKind, Record<TokenOutcome, string>> = {
+  set: { done: 'newPassword.doneSet', invalid: 'newPassword.invalidSet', expired: 'newPassword.expiredSet', used: 'newPassword.usedSet' },
+  reset: { done: 'newPassword.doneReset', invalid: 'newPassword.invalidReset', expired: 'newPassword.expiredReset', used: 'newPassword.usedReset' },
+};
+
+const WARNINGS: readonly View['kind'][] = ['check-failed', 'invalid', 'expired', 'used'];
+
+/**
+ * /set-password and /reset-password, opened from the invitation or reset email: checks the link's token in each
+ * region in turn, then shows the new-password form, or why the link cannot be used.
+ */
+export function NewPasswordPage({ linkKind }: { linkKind: PasswordLinkKind }) {
+  const { t } = useTranslation();
+  const translate = useMessage();
+  const [searchParams] = useSearchParams();
+  const [link] = useState(() => parsePasswordLink(searchParams));
+  const [view, setView] = useState<View>(() => (link ? { kind: 'checking' } : { kind: 'invalid' }));
+  const title = t(TITLES[linkKind][view.kind]);
+  useDocumentTitle(title);
+
+  const check = useCallback(
+    async (checked: PasswordLink) => {
+      setView({ kind: 'checking' });
+      try {
+        const lookup = await findTokenRegion(linkKind, checked, config.regions);
+        setView(lookup.state === 'valid' ? { kind: 'form', target: lookup.target } : { kind: lookup.state });
+      } catch (error) {
+        setView({ kind: 'check-failed', message: passwordFailureMessage(asFailure(error)) });
+      }
+    },
+    [linkKind],
+  );
+
+  // Once per visit, even when React runs effects twice in development (each check counts against a rate limit).
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || !link) return;
+    started.current = true;
+    void check(link);
+  }, [check, link]);
+
+  // When the view changes, focus its heading, so screen readers announce where the user now is.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (view.kind !== 'checking') heading.current?.focus();
+  }, [view.kind]);
+
+  return (
+    <section className={WARNINGS.includes(view.kind) ? 'card card--warning' : 'card'} aria-labelledby="new-password-title" aria-busy={view.kind === 'checking' || undefined}>
+      {view.kind !== 'form' && view.kind !== 'checking' && (
+        <Icon name={view.kind === 'done' ? 'shield' : 'alert-triangle'} size={40} className={view.kind === 'done' ? 'icon card__icon card__icon--success' : 'icon card__icon'} />
+      )}
+      <h1 id="new-password-title" ref={heading} tabIndex={-1} className="page-title">
+        {title}
+      </h1>
+      {view.kind === 'check-failed' && link && (
+        <>
+          <Alert>{translate(view.message)}</Alert>
+          <Button variant="secondary" icon="refresh" onClick={() => void check(link)}>
+            {t('newPassword.retry')}
+          </Button>
+        </>
+      )}
+      {view.kind === 'form' && link && (
+        <NewPasswordForm linkKind={linkKind} link={link} target={view.target} onOutcome={(outcome) => setView({ kind: outcome })} />
+      )}
+      {(view.kind === 'done' || view.kind === 'invalid' || view.kind === 'expired' || view.kind === 'used') && (
+        <>
+          <p>{t(EXPLANATIONS[linkKind][view.kind])}</p>
+          <OutcomeAction linkKind={linkKind} outcome={view.kind} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Where the user can go next: a new reset link, the password reset, or the login this tab started. */
+function OutcomeAction({ linkKind, outcome }: { linkKind: PasswordLinkKind; outcome: TokenOutcome }) {
+  const { t } = useTranslation();
+  if (outcome === 'done') {
+    // Only a tab that came through /login knows where to return after logging in.
+    if (!isAllowedRedirect(readRedirectUrl(), config.redirectAllowList)) return null;
+    return (
+      <Link className="button button--primary" to="/login">
+        {t('newPassword.toLogin')}
+      </Link>
+    );
+  }
+  if (linkKind === 'reset') {
+    return (
+      <Link className="text-link" to="/forgot-password">
+        {t('newPassword.newLink')}
+      </Link>
+    );
+  }
+  // An invitation is renewed by an administrator; a user whose password is set can still reset it.
+  if (outcome !== 'used') return null;
+  return (
+    <Link className="text-link" to="/forgot-password">
+      {t('newPassword.forgotPassword')}
+    </Link>
+  );
+}
