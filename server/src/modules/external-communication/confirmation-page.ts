@@ -1,0 +1,99 @@
+// GET /c/:token shows the message and a confirm button; only POST /c/:token records readAt. Link scanners and
+// previews fetch links with GET (and never submit forms), so opening a link confirms nothing.
+// CSRF: no cookie or session is involved — the unguessable token in the path is the only credential, so a forged
+// cross-site POST could do nothing its author could not do directly; cross-origin POSTs are refused anyway.
+// Answers are never cached, never indexed, send no referrer (the token stays out of other sites' logs) and may
+// not be framed (helmet, mounted before this router).
+import { Router, type Request, type Response } from 'express';
+import type { Services } from '../../services';
+import { confirmationHash, confirmationTokenPattern } from './confirmation-links';
+
+interface Confirmable {
+  id: number;
+  read_at: Date | null;
+  content: string;
+  sender: string;
+}
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)}</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1b1b1f;line-height:1.5}
+blockquote{white-space:pre-wrap;border-left:4px solid #c8c8d0;margin:1rem 0;padding:.5rem 1rem;background:#f6f6f8}
+button{font:inherit;padding:.75rem 1.5rem;border:0;border-radius:.5rem;background:#1f4fd1;color:#fff;cursor:pointer}
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>`;
+}
+
+export function confirmationRouter(services: Services): Router {
+  const router = Router();
+  const ownOrigin = new URL(services.config.publicBaseUrl).origin;
+
+  router.use((_req, res, next) => {
+    res.set({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow', 'referrer-policy': 'no-referrer' });
+    next();
+  });
+
+  const find = async (token: string): Promise<Confirmable | undefined> => {
+    if (!confirmationTokenPattern.test(token)) return undefined;
+    return services.db
+      .selectFrom('dispatches as d')
+      .innerJoin('cec_messages as m', 'm.id', 'd.message_id')
+      .select(['d.id', 'd.read_at', 'm.content', 'm.email_sender_name as sender'])
+      .where('d.source', '=', 'cec')
+      .where('d.confirmation_hash', '=', confirmationHash(token))
+      .executeTakeFirst();
+  };
+
+  const notFound = (res: Response) =>
+    res.status(404).type('html').send(page('Link not valid', '<h1>This link is not valid</h1><p>Check that you opened the whole link from the message.</p>'));
+
+  const show = (res: Response, found: Confirmable, path: string) => {
+    const message = `<p>Message from ${escapeHtml(found.sender)}:</p><blockquote>${escapeHtml(found.content)}</blockquote>`;
+    if (found.read_at) {
+      return res.type('html').send(page('Confirmed', `<h1>Thank you</h1>${message}<p>You confirmed that you have read this message.</p>`));
+    }
+    const form = `<form method="post" action="${escapeHtml(path)}"><button type="submit">I have read this message</button></form>`;
+    return res.type('html').send(page('Confirm that you have read the message', `<h1>Confirm that you have read the message</h1>${message}${form}`));
+  };
+
+  router.get('/:token', async (req: Request<{ token: string }>, res, next) => {
+    try {
+      const found = await find(req.params.token);
+      if (!found) return void notFound(res);
+      show(res, found, `${req.baseUrl}/${req.params.token}`);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.post('/:token', async (req: Request<{ token: string }>, res, next) => {
+    try {
+      const origin = req.headers.origin;
+      if (origin !== undefined && origin !== ownOrigin) return void res.status(403).type('html').send(page('Not allowed', '<h1>Not allowed</h1>'));
+      const found = await find(req.params.token);
+      if (!found) return void notFound(res);
+      // The first confirmation counts; confirming again changes nothing.
+      await services.db.updateTable('dispatches').set({ read_at: services.now() }).where('id', '=', found.id).where('read_at', 'is', null).execute();
+      // Post/redirect/get: reloading the answer does not post again.
+      res.redirect(303, `${req.baseUrl}/${req.params.token}`);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  return router;
+}

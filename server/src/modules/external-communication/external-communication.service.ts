@@ -1,0 +1,137 @@
+// External communication: messages to groups of people outside the organisation by email, SMS and voice.
+// Sending stores the message and a delivery job in one transaction and answers at once; the job expands the
+// groups into recipients and dispatches (jobs/deliveries.ts sends them).
+import type { components } from '../../../../generated/core-api';
+import { ApiError } from '../../errors';
+import type { AuthContext } from '../../http/auth';
+import type { Services } from '../../services';
+import { pageOf, type Page, type PageParams } from '../tenants/paging';
+import {
+  countCecGroups,
+  countCecMessages,
+  countCecTemplates,
+  countRecipients,
+  findCecMessage,
+  findSenderSettings,
+  insertCecMessage,
+  selectCecGroups,
+  selectCecMessages,
+  selectCecTemplates,
+  selectMessageGroups,
+  selectRecipientDispatches,
+  selectRecipients,
+  selectTenantCecGroups,
+  type CecMessageRow,
+  type MessageFilters,
+} from './external-communication.repository';
+
+type CecGroup = components['schemas']['CecGroup'];
+type CecTemplate = components['schemas']['CecTemplate'];
+type CecMessage = components['schemas']['CecMessage'];
+type CecRecipient = components['schemas']['CecRecipient'];
+type CecDispatch = components['schemas']['CecDispatch'];
+type SendRequest = components['schemas']['SendCecMessageRequest'];
+
+export const channelRequiredMessage = "At least one of 'isEmail' or 'isSms' must be true";
+export const cecDeliverJob = 'cec.deliver';
+
+function requireMaySend(auth: AuthContext): void {
+  if (auth.permissions?.cec?.maySend !== true) throw new ApiError('INSUFFICIENT_PRIVILEGES', { message: 'The user may not send external communication' });
+}
+
+export async function listCecGroups(services: Services, auth: AuthContext, tenantId: number, page: PageParams): Promise<Page<CecGroup>> {
+  requireMaySend(auth);
+  const [rows, total] = await Promise.all([selectCecGroups(services.db, tenantId, page), countCecGroups(services.db, tenantId)]);
+  return pageOf(rows.map((r) => ({ id: r.id, name: r.name, memberCount: Number(r.member_count) })), total, page);
+}
+
+export async function listCecTemplates(services: Services, auth: AuthContext, tenantId: number, page: PageParams): Promise<Page<CecTemplate>> {
+  requireMaySend(auth);
+  const [rows, total] = await Promise.all([selectCecTemplates(services.db, tenantId, page), countCecTemplates(services.db, tenantId)]);
+  return pageOf(rows, total, page);
+}
+
+async function withGroups(services: Services, rows: CecMessageRow[]): Promise<CecMessage[]> {
+  const groups = await selectMessageGroups(services.db, rows.map((r) => r.id));
+  return rows.map((r) => ({
+    id: r.id,
+    content: r.content,
+    channel: { isEmail: r.is_email, isSms: r.is_sms },
+    hasVoiceCall: r.has_voice_call,
+    hasConfirmationLink: r.has_confirmation_link,
+    sender: { name: r.sender_name ?? null },
+    sentAt: r.sent_at.toISOString(),
+    externalCommunicationGroups: groups.filter((g) => g.message_id === r.id).map((g) => ({ id: g.id, name: g.name })),
+  }));
+}
+
+export async function listCecMessages(services: Services, auth: AuthContext, tenantId: number, filters: MessageFilters, page: PageParams): Promise<Page<CecMessage>> {
+  requireMaySend(auth);
+  const [rows, total] = await Promise.all([selectCecMessages(services.db, tenantId, filters, page), countCecMessages(services.db, tenantId, filters)]);
+  return pageOf(await withGroups(services, rows), total, page);
+}
+
+async function messageOfTenant(services: Services, tenantId: number, messageId: number): Promise<CecMessageRow> {
+  const row = await findCecMessage(services.db, tenantId, messageId);
+  if (!row) throw new ApiError('CEC_MESSAGE_NOT_FOUND', { message: 'Message not found' });
+  return row;
+}
+
+export async function getCecMessage(services: Services, auth: AuthContext, tenantId: number, messageId: number): Promise<CecMessage> {
+  requireMaySend(auth);
+  const [message] = await withGroups(services, [await messageOfTenant(services, tenantId, messageId)]);
+  return message;
+}
+
+export async function sendCecMessage(services: Services, auth: AuthContext, tenantId: number, body: SendRequest): Promise<CecMessage> {
+  requireMaySend(auth);
+  if (!body.channel.isEmail && !body.channel.isSms) throw new ApiError('BAD_REQUEST', { message: channelRequiredMessage });
+  const settings = await findSenderSettings(services.db, tenantId);
+  if (!settings) throw new ApiError('CEC_TENANT_CONFIGURATION_INCOMPLETE', { message: 'External communication is not configured for this tenant' });
+  const wanted = body.externalCommunicationGroupIds;
+  const groups = await selectTenantCecGroups(services.db, tenantId, wanted);
+  const missing = wanted.find((id) => !groups.some((g) => g.id === id));
+  if (missing !== undefined) throw new ApiError('CEC_MESSAGE_GROUP_FORBIDDEN', { message: `The message may not be sent to group ${missing}` });
+  const sentAt = services.now();
+  const values = {
+    tenant_id: tenantId,
+    sender_user_id: auth.userId,
+    content: body.text,
+    is_email: body.channel.isEmail,
+    is_sms: body.channel.isSms,
+    has_voice_call: body.includeVoiceCall ?? false,
+    has_confirmation_link: body.includeConfirmationLink ?? false,
+    email_sender_name: settings.email_sender_name,
+    sms_sender_id: settings.sms_sender_id,
+    sent_at: sentAt,
+  };
+  const stored = await services.db.transaction().execute(async (trx) => {
+    const row = await insertCecMessage(trx, values, groups);
+    await services.jobs.enqueue(trx, { kind: cecDeliverJob, dedupeKey: `cec:${row.id}:deliver`, payload: { messageId: row.id }, runAt: sentAt });
+    return row;
+  });
+  services.jobs.wake();
+  const [message] = await withGroups(services, [await messageOfTenant(services, tenantId, stored.id)]);
+  return message;
+}
+
+const publicStatus = (status: string): CecDispatch['status'] => (status === 'sent' ? 'sent' : status === 'failed' ? 'failed' : 'queued');
+
+export async function listCecMessageRecipients(services: Services, auth: AuthContext, tenantId: number, messageId: number, page: PageParams): Promise<Page<CecRecipient>> {
+  requireMaySend(auth);
+  await messageOfTenant(services, tenantId, messageId);
+  const [rows, total] = await Promise.all([selectRecipients(services.db, messageId, page), countRecipients(services.db, messageId)]);
+  const dispatches = await selectRecipientDispatches(services.db, messageId, rows.map((r) => r.id));
+  const dispatchOf = (recipientId: number, channel: 'email' | 'sms'): CecDispatch | null => {
+    const d = dispatches.find((x) => x.recipient_id === recipientId && x.channel === channel);
+    return d ? { sentTo: d.sent_to, readAt: d.read_at?.toISOString() ?? null, status: publicStatus(d.status) } : null;
+  };
+  const data = rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    title: r.title,
+    dispatches: { byEmail: dispatchOf(r.id, 'email'), bySms: dispatchOf(r.id, 'sms') },
+    externalCommunicationGroupIds: r.group_ids.map(Number),
+  }));
+  return pageOf(data, total, page);
+}

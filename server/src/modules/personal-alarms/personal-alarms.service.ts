@@ -1,0 +1,197 @@
+// Personal alarms (lone-worker timers): a person arms a timer on their device; unless it is stopped or moved
+// before dispatchAt, the alarm goes to the recipients then. Every change of an active timer runs in one
+// transaction with the jobs that carry it (personal-alarms.timer.ts).
+import type { Kysely } from 'kysely';
+import type { components } from '../../../../generated/core-api';
+import type { Database } from '../../db/types';
+import { ApiError } from '../../errors';
+import type { AuthContext } from '../../http/auth';
+import type { Services } from '../../services';
+import { pageOf, type Page, type PageParams } from '../tenants/paging';
+import {
+  countAlarms,
+  countReachedUsers,
+  findActiveAlarmOnDevice,
+  findAlarm,
+  insertLocation,
+  replaceRecipientGroups,
+  replaceRecipientUsers,
+  selectAlarms,
+  selectRecipientRefs,
+  validRecipientRefs,
+  type AlarmRow,
+} from './personal-alarms.repository';
+import { armTimer, disarmTimer } from './personal-alarms.timer';
+
+type PersonalAlarm = components['schemas']['PersonalAlarm'];
+type CreateRequest = components['schemas']['CreatePersonalAlarmRequest'];
+type UpdateRequest = components['schemas']['UpdatePersonalAlarmRequest'];
+type Flag = 'mayActivate' | 'mayDeactivate';
+
+function requireFlag(auth: AuthContext, ...flags: Flag[]): void {
+  if (!flags.some((flag) => auth.permissions?.alarms?.[flag] === true)) {
+    throw new ApiError('FORBIDDEN', { message: `The user may not ${flags.includes('mayActivate') ? 'start or change' : 'stop'} personal alarms` });
+  }
+}
+
+const notFound = () => new ApiError('PERSONAL_ALARM_NOT_FOUND', { message: 'Personal alarm not found' });
+const deviceConflict = () => new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The device already has an active personal alarm' });
+const dispatchedConflict = () => new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The personal alarm has already been dispatched' });
+const noRecipients = () => new ApiError('PERSONAL_ALARM_NOT_FOUND_RECIPIENTS', { message: 'No valid recipients found' });
+
+export function toPersonalAlarm(row: AlarmRow): PersonalAlarm {
+  return {
+    id: row.id,
+    text: row.text,
+    dispatchTime: row.dispatch_at.toISOString(),
+    createdTime: row.created_at.toISOString(),
+    active: row.active,
+    userId: row.user_id,
+    locationId: row.location_id,
+    messageId: row.message_id,
+    deviceId: row.device_id,
+    oneMinuteWarning: row.one_minute_warning,
+  };
+}
+
+/** Ids that are not users or groups of the tenant are left out; someone besides the owner must remain to be reached. */
+async function recipientsOf(db: Kysely<Database>, tenantId: number, ownerId: number, userIds: number[], groupIds: number[]) {
+  const refs = await validRecipientRefs(db, tenantId, userIds, groupIds);
+  if ((await countReachedUsers(db, ownerId, refs.users, refs.groups)) === 0) throw noRecipients();
+  return refs;
+}
+
+/** The unique index on active (user, device) decides races the pre-check cannot see. */
+function isActiveDeviceViolation(error: unknown): boolean {
+  return error instanceof Error && /personal_alarms_active_device_uq/.test(`${error.message} ${(error as { constraint?: string }).constraint ?? ''}`);
+}
+
+async function inTransaction<T>(services: Services, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  try {
+    return await services.db.transaction().execute(work);
+  } catch (error) {
+    if (isActiveDeviceViolation(error)) throw deviceConflict();
+    throw error;
+  }
+}
+
+export async function createPersonalAlarm(services: Services, auth: AuthContext, tenantId: number, body: CreateRequest): Promise<PersonalAlarm> {
+  requireFlag(auth, 'mayActivate');
+  if (body.sender.userId !== auth.userId) throw new ApiError('FORBIDDEN', { message: 'A personal alarm can only be started for yourself' });
+  const now = services.now();
+  const row = await inTransaction(services, async (trx) => {
+    const refs = await recipientsOf(trx, tenantId, auth.userId, body.recipientUserIds, body.groupIds);
+    if (body.active && (await findActiveAlarmOnDevice(trx, auth.userId, body.sender.deviceId))) throw deviceConflict();
+    const locationId = body.location ? await insertLocation(trx, tenantId, body.location) : null;
+    const alarm = await trx
+      .insertInto('personal_alarms')
+      .values({
+        tenant_id: tenantId,
+        user_id: auth.userId,
+        device_id: body.sender.deviceId,
+        text: body.text,
+        dispatch_at: new Date(body.dispatchAt),
+        active: body.active,
+        one_minute_warning: body.oneMinuteWarning,
+        location_id: locationId,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await replaceRecipientUsers(trx, alarm.id, refs.users);
+    await replaceRecipientGroups(trx, alarm.id, refs.groups);
+    if (alarm.active) await armTimer(services, trx, alarm);
+    return alarm;
+  });
+  services.jobs.wake();
+  return toPersonalAlarm(row);
+}
+
+export async function listPersonalAlarms(services: Services, auth: AuthContext, tenantId: number, onlyActive: boolean, page: PageParams): Promise<Page<PersonalAlarm>> {
+  requireFlag(auth, 'mayActivate', 'mayDeactivate');
+  const [rows, total] = await Promise.all([selectAlarms(services.db, tenantId, onlyActive, page), countAlarms(services.db, tenantId, onlyActive)]);
+  return pageOf(rows.map(toPersonalAlarm), total, page);
+}
+
+export async function getPersonalAlarm(services: Services, auth: AuthContext, tenantId: number, id: number): Promise<PersonalAlarm> {
+  requireFlag(auth, 'mayActivate', 'mayDeactivate');
+  const row = await findAlarm(services.db, tenantId, id);
+  if (!row) throw notFound();
+  return toPersonalAlarm(row);
+}
+
+export async function updatePersonalAlarm(services: Services, auth: AuthContext, tenantId: number, id: number, body: UpdateRequest): Promise<PersonalAlarm> {
+  requireFlag(auth, 'mayActivate');
+  const row = await inTransaction(services, async (trx) => {
+    const alarm = await findAlarm(trx, tenantId, id, true);
+    if (!alarm) throw notFound();
+    if (alarm.message_id !== null) throw dispatchedConflict();
+    if (body.recipientUserIds !== undefined || body.groupIds !== undefined) {
+      const current = await selectRecipientRefs(trx, id);
+      const refs = await recipientsOf(trx, tenantId, alarm.user_id, body.recipientUserIds ?? current.users, body.groupIds ?? current.groups);
+      if (body.recipientUserIds !== undefined) await replaceRecipientUsers(trx, id, refs.users);
+      if (body.groupIds !== undefined) await replaceRecipientGroups(trx, id, refs.groups);
+    }
+    const timerMoves = alarm.active && (body.dispatchAt !== undefined || body.oneMinuteWarning !== undefined);
+    const updated = await trx
+      .updateTable('personal_alarms')
+      .set({
+        ...(body.text !== undefined ? { text: body.text } : {}),
+        ...(body.dispatchAt !== undefined ? { dispatch_at: new Date(body.dispatchAt) } : {}),
+        ...(body.oneMinuteWarning !== undefined ? { one_minute_warning: body.oneMinuteWarning } : {}),
+        ...(body.location !== undefined ? { location_id: await insertLocation(trx, tenantId, body.location) } : {}),
+        ...(timerMoves ? { version: alarm.version + 1 } : {}),
+        updated_at: services.now(),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (timerMoves) {
+      await disarmTimer(services, trx, alarm);
+      await armTimer(services, trx, updated);
+    }
+    return updated;
+  });
+  services.jobs.wake();
+  return toPersonalAlarm(row);
+}
+
+export async function activatePersonalAlarm(services: Services, auth: AuthContext, tenantId: number, id: number): Promise<PersonalAlarm> {
+  requireFlag(auth, 'mayActivate');
+  const row = await inTransaction(services, async (trx) => {
+    const alarm = await findAlarm(trx, tenantId, id, true);
+    if (!alarm) throw notFound();
+    if (alarm.active) return alarm;
+    if (alarm.message_id !== null) throw dispatchedConflict();
+    if (await findActiveAlarmOnDevice(trx, alarm.user_id, alarm.device_id, alarm.id)) throw deviceConflict();
+    const updated = await trx
+      .updateTable('personal_alarms')
+      .set({ active: true, version: alarm.version + 1, updated_at: services.now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await armTimer(services, trx, updated);
+    return updated;
+  });
+  services.jobs.wake();
+  return toPersonalAlarm(row);
+}
+
+export async function deactivatePersonalAlarm(services: Services, auth: AuthContext, tenantId: number, id: number): Promise<PersonalAlarm> {
+  requireFlag(auth, 'mayDeactivate');
+  const row = await inTransaction(services, async (trx) => {
+    const alarm = await findAlarm(trx, tenantId, id, true);
+    if (!alarm) throw notFound();
+    if (!alarm.active) return alarm;
+    const updated = await trx
+      .updateTable('personal_alarms')
+      .set({ active: false, version: alarm.version + 1, updated_at: services.now() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await disarmTimer(services, trx, alarm);
+    return updated;
+  });
+  return toPersonalAlarm(row);
+}
