@@ -840,8 +840,10 @@ export interface paths {
         /**
          * List the recipients of a message
          * @description Lists the recipients of a sent message, ordered by name, with where the message went by each channel
-         *     (`dispatches.byEmail` / `dispatches.bySms`, null when not sent by that channel) and when the recipient
-         *     confirmed it through the confirmation link (`readAt`, null until then). Needs the `cec.maySend`
+         *     (`dispatches.byEmail` / `dispatches.bySms`, null when not sent by that channel), how far each delivery got
+         *     (`status`) and when the recipient confirmed it through that delivery's confirmation link (`readAt`, null
+         *     until then). Recipients appear once the message's groups have been expanded, a moment after sending; a
+         *     person in several of the message's groups is one recipient. Needs the `cec.maySend`
          *     permission, else `403 INSUFFICIENT_PRIVILEGES`; a message that does not exist or belongs to another tenant
          *     answers `404 CEC_MESSAGE_NOT_FOUND`.
          */
@@ -884,7 +886,8 @@ export interface paths {
          *     users or groups of the tenant are left out, and if no recipient remains the call answers
          *     `400 PERSONAL_ALARM_NOT_FOUND_RECIPIENTS`. A device may have only one active alarm: creating an active alarm
          *     for a device that already has one answers `409 PERSONAL_ALARM_CONFLICT`. Needs the `alarms.mayActivate`
-         *     permission, else `403 FORBIDDEN`.
+         *     permission, else `403 FORBIDDEN`; `sender.userId` must be the caller (the timer runs for the person carrying
+         *     the device), else `403 FORBIDDEN`. An active alarm whose `dispatchAt` has already passed is dispatched at once.
          */
         post: operations["createPersonalAlarm"];
         delete?: never;
@@ -954,7 +957,9 @@ export interface paths {
          * @description Starts the alarm's timer (sets `active` to true); there is no body. The alarm is dispatched at its
          *     `dispatchTime` unless deactivated before. Activating an alarm that is already active answers it unchanged.
          *     A device may have only one active alarm: if another alarm of the same device is active the call answers
-         *     `409 PERSONAL_ALARM_CONFLICT`. An unknown id answers `404 PERSONAL_ALARM_NOT_FOUND`. Needs the
+         *     `409 PERSONAL_ALARM_CONFLICT`, as does an alarm that has already been dispatched (its `messageId` is set;
+         *     create a new one instead). An alarm whose `dispatchTime` has already passed is dispatched at once. An unknown
+         *     id answers `404 PERSONAL_ALARM_NOT_FOUND`. Needs the
          *     `alarms.mayActivate` permission, else `403 FORBIDDEN`.
          */
         post: operations["activatePersonalAlarm"];
@@ -1052,6 +1057,174 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM resource types
+         * @description The resource types this service offers (RFC 7644 section 4): User and Group. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        get: operations["listScimResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SCIM schemas
+         * @description The schemas of the resources, with the attributes this service keeps (RFC 7644 section 4). Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        get: operations["listScimSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SCIM users
+         * @description The tenant's users, ordered by id, optionally filtered (`userName eq "anna@demo.test"`). Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        get: operations["listScimUsers"];
+        put?: never;
+        /**
+         * Create a SCIM user
+         * @description Provisions a user in the tenant: `userName` is the email address the user signs in with (by single sign-on,
+         *     or with a password after a password reset). A `userName` or `externalId` already in use answers `409` with
+         *     `scimType: uniqueness`, also when the address belongs to an account outside this tenant. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        post: operations["createScimUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/{scimUserId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
+                scimUserId: components["parameters"]["ScimUserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a SCIM user
+         * @description One of the tenant's users. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        get: operations["getScimUser"];
+        /**
+         * Replace a SCIM user
+         * @description Replaces the user's attributes. Profile attributes (name, title, phone numbers) are changed only for users
+         *     who belong to no other tenant; `active` and `externalId` are this tenant's own. `active: false` deactivates
+         *     the user in this tenant: calls in it answer `403`, and a user deactivated in every tenant can no longer sign
+         *     in and their sessions end. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        put: operations["replaceScimUser"];
+        post?: never;
+        /**
+         * Delete a SCIM user
+         * @description Removes the user from the tenant (and from its groups); the user's sessions end unless the user belongs to
+         *     another tenant. A user who belongs to no tenant any more is deleted. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        delete: operations["deleteScimUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Patch a SCIM user
+         * @description Applies PATCH operations (add, remove, replace in any letter case, with or without `path`; booleans may
+         *     come as strings such as `"False"`, as Microsoft Entra ID sends them). The same rules as replace apply. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        patch: operations["patchScimUser"];
+        trace?: never;
+    };
+    "/scim/v2/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SCIM groups
+         * @description The groups the tenant's directory provisioned, ordered by id, optionally filtered
+         *     (`displayName eq "Teachers"`); `excludedAttributes=members` leaves the members out. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        get: operations["listScimGroups"];
+        put?: never;
+        /**
+         * Create a SCIM group
+         * @description Creates a group of the tenant (in its first account) with the given members, who must be users of the
+         *     tenant. An `externalId` already in use answers `409`. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        post: operations["createScimGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/{scimGroupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
+                scimGroupId: components["parameters"]["ScimGroupId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a SCIM group
+         * @description One of the groups the tenant's directory provisioned. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        get: operations["getScimGroup"];
+        /**
+         * Replace a SCIM group
+         * @description Replaces the group's name and its members. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        put: operations["replaceScimGroup"];
+        post?: never;
+        /**
+         * Delete a SCIM group
+         * @description Deletes the group and its memberships. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        delete: operations["deleteScimGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Patch a SCIM group
+         * @description Renames the group or adds, removes or replaces members (`members` with a list of `{ value }`, or
+         *     `members[value eq "42"]` to remove one). Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        patch: operations["patchScimGroup"];
         trace?: never;
     };
     "/saml/sp": {
@@ -2166,12 +2339,19 @@ export interface components {
          * @description Delivery of a message to one recipient by one channel.
          * @example {
          *       "sentTo": "erik.svensson@example.com",
+         *       "status": "sent",
          *       "readAt": "2026-11-22T08:12:31.000Z"
          *     }
          */
         CecDispatch: {
             /** @description The email address or phone number the message was sent to. */
             sentTo: string;
+            /**
+             * @description Where the delivery stands: `queued` until the channel has accepted it (also while it is retried after a
+             *     channel failure), `sent` once accepted, `failed` when every attempt failed.
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "failed";
             /**
              * @description When the recipient confirmed the message through the confirmation link; null until then (and always null
              *     when the message has no confirmation link).
@@ -2187,10 +2367,12 @@ export interface components {
          *       "dispatches": {
          *         "byEmail": {
          *           "sentTo": "erik.svensson@example.com",
+         *           "status": "sent",
          *           "readAt": "2026-11-22T08:12:31.000Z"
          *         },
          *         "bySms": {
          *           "sentTo": "+46700000002",
+         *           "status": "sent",
          *           "readAt": null
          *         }
          *       },
@@ -2384,6 +2566,24 @@ export interface components {
             /** Format: uri */
             issuer: string;
         };
+        /**
+         * @description A SCIM error (RFC 7644 section 3.12). `status` is the HTTP status as a string; `scimType` names the kind of
+         *     problem where SCIM defines one (`invalidFilter`, `invalidSyntax`, `invalidValue`, `uniqueness`, `mutability`,
+         *     `noTarget`, `invalidPath`, `tooMany`).
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:api:messages:2.0:Error"
+         *       ],
+         *       "status": "404",
+         *       "detail": "No such user"
+         *     }
+         */
+        ScimError: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+            status: string;
+            scimType?: string;
+            detail?: string;
+        };
         /** @description Whether a SCIM feature is supported. */
         ScimSupported: {
             supported: boolean;
@@ -2409,6 +2609,231 @@ export interface components {
                 name: string;
                 description: string;
             }[];
+        };
+        /** @description A SCIM list response of discovery resources (resource types or schemas, RFC 7643 sections 6 and 7). */
+        ScimDiscoveryList: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:ListResponse"[];
+            totalResults: number;
+            startIndex: number;
+            itemsPerPage: number;
+            Resources: ({
+                schemas: string[];
+                id: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        };
+        /** @description A value of a multi-valued SCIM attribute (emails, phoneNumbers). */
+        ScimMultiValue: {
+            value: string;
+            type?: string;
+            primary?: boolean | string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Resource metadata (RFC 7643 section 3.1). */
+        ScimMeta: {
+            /** @enum {string} */
+            resourceType: "User" | "Group";
+            created: components["schemas"]["Timestamp"];
+            lastModified: components["schemas"]["Timestamp"];
+            /** Format: uri */
+            location: string;
+        };
+        /**
+         * @description A user of the tenant as SCIM sees it (RFC 7643 section 4.1). `id` is the user's id; `userName` is the email
+         *     address the user signs in with; `active: false` means the tenant's directory deactivated the user here.
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:schemas:core:2.0:User"
+         *       ],
+         *       "id": "42",
+         *       "externalId": "6f1c2a9e-0b7d-4c1e-9a55-2d7c3e8f9a10",
+         *       "userName": "anna@demo.test",
+         *       "displayName": "Anna Andersson",
+         *       "name": {
+         *         "formatted": "Anna Andersson"
+         *       },
+         *       "active": true,
+         *       "emails": [
+         *         {
+         *           "value": "anna@demo.test",
+         *           "type": "work",
+         *           "primary": true
+         *         }
+         *       ],
+         *       "meta": {
+         *         "resourceType": "User",
+         *         "created": "2026-11-22T08:00:00.000Z",
+         *         "lastModified": "2026-11-22T08:00:00.000Z",
+         *         "location": "https://api.example.com/core/v1/scim/v2/Users/42"
+         *       }
+         *     }
+         */
+        ScimUser: {
+            schemas: string[];
+            id: string;
+            externalId?: string;
+            userName: string;
+            displayName: string;
+            name?: {
+                formatted?: string;
+            };
+            title?: string;
+            active: boolean;
+            emails: components["schemas"]["ScimMultiValue"][];
+            phoneNumbers?: components["schemas"]["ScimMultiValue"][];
+            meta: components["schemas"]["ScimMeta"];
+        };
+        /** @description A SCIM list response (RFC 7644 section 3.4.2) of Users; `startIndex` is 1-based. */
+        ScimUserList: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:ListResponse"[];
+            totalResults: number;
+            startIndex: number;
+            itemsPerPage: number;
+            Resources: components["schemas"]["ScimUser"][];
+        };
+        /** @description The user's name (RFC 7643 section 4.1.1); this service keeps the formatted name only. */
+        ScimName: {
+            formatted?: string;
+            givenName?: string;
+            familyName?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A user to create or the full replacement of one (RFC 7643 section 4.1). `userName` must be an email address:
+         *     it is what the user signs in with. Attributes this service does not keep (passwords, addresses, extension
+         *     attributes) are accepted and ignored. Some clients send booleans as strings (`"True"`); both are accepted.
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:schemas:core:2.0:User"
+         *       ],
+         *       "externalId": "6f1c2a9e-0b7d-4c1e-9a55-2d7c3e8f9a10",
+         *       "userName": "anna@demo.test",
+         *       "name": {
+         *         "givenName": "Anna",
+         *         "familyName": "Andersson"
+         *       },
+         *       "active": true,
+         *       "emails": [
+         *         {
+         *           "value": "anna@demo.test",
+         *           "type": "work",
+         *           "primary": true
+         *         }
+         *       ]
+         *     }
+         */
+        ScimUserInput: {
+            schemas?: string[];
+            externalId?: string;
+            userName: string;
+            displayName?: string;
+            name?: components["schemas"]["ScimName"];
+            title?: string;
+            active?: boolean | string;
+            emails?: components["schemas"]["ScimMultiValue"][];
+            phoneNumbers?: components["schemas"]["ScimMultiValue"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A SCIM PATCH (RFC 7644 section 3.5.2). `op` is add, remove or replace in any letter case (Microsoft Entra ID
+         *     sends `Replace`); `path` is an attribute path such as `active`, `name.givenName`,
+         *     `emails[type eq "work"].value` or `members[value eq "42"]`; without a path, `value` is an object of attributes.
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+         *       ],
+         *       "Operations": [
+         *         {
+         *           "op": "Replace",
+         *           "path": "active",
+         *           "value": "False"
+         *         }
+         *       ]
+         *     }
+         */
+        ScimPatchRequest: {
+            schemas?: string[];
+            Operations: ({
+                op: string;
+                path?: string;
+                /** @description The new value; its shape depends on `path`. */
+                value?: unknown;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A member of a SCIM group; `value` is the user's SCIM id. */
+        ScimGroupMember: {
+            value: string;
+            display?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A group the tenant's directory provisioned (RFC 7643 section 4.2); `id` is the group's id.
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *       ],
+         *       "id": "7",
+         *       "displayName": "Teachers",
+         *       "members": [
+         *         {
+         *           "value": "42",
+         *           "display": "Anna Andersson"
+         *         }
+         *       ],
+         *       "meta": {
+         *         "resourceType": "Group",
+         *         "created": "2026-11-22T08:00:00.000Z",
+         *         "lastModified": "2026-11-22T08:00:00.000Z",
+         *         "location": "https://api.example.com/core/v1/scim/v2/Groups/7"
+         *       }
+         *     }
+         */
+        ScimGroup: {
+            schemas: string[];
+            id: string;
+            externalId?: string;
+            displayName: string;
+            members?: components["schemas"]["ScimGroupMember"][];
+            meta: components["schemas"]["ScimMeta"];
+        };
+        /** @description A SCIM list response (RFC 7644 section 3.4.2) of Groups; `startIndex` is 1-based. */
+        ScimGroupList: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:ListResponse"[];
+            totalResults: number;
+            startIndex: number;
+            itemsPerPage: number;
+            Resources: components["schemas"]["ScimGroup"][];
+        };
+        /**
+         * @description A group to create or the full replacement of one; members are given by their user ids.
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:schemas:core:2.0:Group"
+         *       ],
+         *       "displayName": "Teachers",
+         *       "members": [
+         *         {
+         *           "value": "42"
+         *         }
+         *       ]
+         *     }
+         */
+        ScimGroupInput: {
+            schemas?: string[];
+            externalId?: string;
+            displayName: string;
+            members?: components["schemas"]["ScimGroupMember"][];
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description The form an identity provider posts to the assertion consumer service (SAML 2.0 HTTP-POST binding).
@@ -2483,6 +2908,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description A SCIM error (RFC 7644 section 3.12): `400` for a request SCIM cannot use (with `scimType`), `401` without a
+         *     valid api key of scope `scim`, `404` for a resource that is not this tenant's, `409` when `userName` or
+         *     `externalId` is taken (`scimType: uniqueness`), `429` when throttled, `5xx` for failures of the service.
+         */
+        ScimError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/scim+json": components["schemas"]["ScimError"];
+            };
+        };
     };
     parameters: {
         /** @description Version of the core API contract the client speaks. Must be `1`. */
@@ -2535,6 +2973,24 @@ export interface components {
         PersonalAlarmStatusFilter: "active";
         /** @description The personal alarm id. */
         PersonalAlarmId: components["schemas"]["Id"];
+        /**
+         * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
+         *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
+         *     `400` with `scimType: invalidFilter`.
+         */
+        ScimFilter: string;
+        /** @description 1-based index of the first result; values below 1 count as 1. */
+        ScimStartIndex: number;
+        /** @description Results per page; at most 100 are returned, negative values count as 0. */
+        ScimCount: number;
+        /** @description Accepted for compatibility; every attribute is returned. */
+        ScimAttributes: string;
+        /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+        ScimExcludedAttributes: string;
+        /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
+        ScimUserId: string;
+        /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
+        ScimGroupId: string;
     };
     requestBodies: never;
     headers: {
@@ -3407,7 +3863,7 @@ export interface operations {
     listGroupMembers: {
         parameters: {
             query?: {
-                /** @description Sort field and direction. */
+                /** @description Sort field and direction (`sort=name:asc`; the colon may be sent as is or as `%3A`). */
                 sort?: "name:asc" | "name:desc" | "title:asc" | "title:desc";
                 /**
                  * @description Only items whose name contains this text, case-insensitively. `%` and `_` are matched as literal characters,
@@ -4305,7 +4761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Another alarm of the same device is active (PERSONAL_ALARM_CONFLICT). */
+            /** @description Another alarm of the same device is active, or this alarm has already been dispatched (PERSONAL_ALARM_CONFLICT). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4447,8 +4903,421 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimServiceProviderConfig"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
-            default: components["responses"]["Unexpected"];
+            401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    listScimResourceTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimDiscoveryList"];
+                };
+            };
+            401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    listScimSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schemas. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimDiscoveryList"];
+                };
+            };
+            401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    listScimUsers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
+                 *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
+                 *     `400` with `scimType: invalidFilter`.
+                 */
+                filter?: components["parameters"]["ScimFilter"];
+                /** @description 1-based index of the first result; values below 1 count as 1. */
+                startIndex?: components["parameters"]["ScimStartIndex"];
+                /** @description Results per page; at most 100 are returned, negative values count as 0. */
+                count?: components["parameters"]["ScimCount"];
+                /** @description Accepted for compatibility; every attribute is returned. */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimUserList"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    createScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimUserInput"];
+                "application/json": components["schemas"]["ScimUserInput"];
+            };
+        };
+        responses: {
+            /** @description The created user. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            409: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    getScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
+                scimUserId: components["parameters"]["ScimUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                };
+            };
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    replaceScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
+                scimUserId: components["parameters"]["ScimUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimUserInput"];
+                "application/json": components["schemas"]["ScimUserInput"];
+            };
+        };
+        responses: {
+            /** @description The user after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            409: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    deleteScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
+                scimUserId: components["parameters"]["ScimUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is removed from the tenant. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    patchScimUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
+                scimUserId: components["parameters"]["ScimUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimPatchRequest"];
+                "application/json": components["schemas"]["ScimPatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The user after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimUser"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            409: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    listScimGroups: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
+                 *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
+                 *     `400` with `scimType: invalidFilter`.
+                 */
+                filter?: components["parameters"]["ScimFilter"];
+                /** @description 1-based index of the first result; values below 1 count as 1. */
+                startIndex?: components["parameters"]["ScimStartIndex"];
+                /** @description Results per page; at most 100 are returned, negative values count as 0. */
+                count?: components["parameters"]["ScimCount"];
+                /** @description Accepted for compatibility; every attribute is returned. */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimGroupList"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    createScimGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimGroupInput"];
+                "application/json": components["schemas"]["ScimGroupInput"];
+            };
+        };
+        responses: {
+            /** @description The created group. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            409: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    getScimGroup: {
+        parameters: {
+            query?: {
+                /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
+            header?: never;
+            path: {
+                /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
+                scimGroupId: components["parameters"]["ScimGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                };
+            };
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    replaceScimGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
+                scimGroupId: components["parameters"]["ScimGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimGroupInput"];
+                "application/json": components["schemas"]["ScimGroupInput"];
+            };
+        };
+        responses: {
+            /** @description The group after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            409: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    deleteScimGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
+                scimGroupId: components["parameters"]["ScimGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    patchScimGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
+                scimGroupId: components["parameters"]["ScimGroupId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimPatchRequest"];
+                "application/json": components["schemas"]["ScimPatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The group after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimGroup"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            409: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
         };
     };
     getSamlServiceProviderMetadata: {

@@ -1,10 +1,13 @@
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle } from './db/database';
 import { migrateToLatest } from './db/migrate';
+import { registerJobHandlers } from './jobs/register';
+import { JobScheduler } from './jobs/scheduler';
 import { createLogger, type Logger } from './logger';
 import { createNotifier } from './notify/notifier';
 import { AccessTokens } from './security/access-tokens';
 import { resolveSecrets } from './security/secrets';
+import { Throttle } from './security/throttle';
 import type { Services } from './services';
 
 export interface BuildOptions {
@@ -20,14 +23,19 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   await migrateToLatest(database.db);
   const tokens = await AccessTokens.create(secrets.signingKeys, config.publicBaseUrl, config.accessTokenTtlSeconds);
-  return {
+  const now = options.now ?? (() => new Date());
+  const services: Services = {
     config,
     db: database.db,
     database,
     tokens,
     secretKey: secrets.secretKey,
     notifier: createNotifier(config, database.db),
+    throttle: new Throttle(database.db, now),
     logger,
-    now: options.now ?? (() => new Date()),
+    now,
+    jobs: new JobScheduler(database.db, { now, logger }),
   };
+  registerJobHandlers(services);
+  return services;
 }

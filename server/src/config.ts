@@ -36,6 +36,32 @@ export interface Config {
     pushApiToken: string | null;
   };
   accessTokenTtlSeconds: number;
+  /** Check every response against the contract (development and tests; off in production for speed). */
+  validateResponses: boolean;
+  /** Development only: extra demo users bench-<n>@demo.test for load runs. */
+  benchUsers: number;
+  /** Single sign-on (redirect URIs are checked against redirectAllowList). */
+  sso: SsoConfig;
+}
+
+export interface SkolonConfig {
+  issuer: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  jwksUri: string;
+  userInfoEndpoint: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface SsoConfig {
+  /** Outside production identity providers may be reached over plain http (local test peers). */
+  allowInsecureHttp: boolean;
+  /** Optional SAML service provider key pair (PEM): signs AuthnRequests and is published in the metadata. */
+  samlSpPrivateKey: string | null;
+  samlSpCertificate: string | null;
+  /** Skolon is one OAuth client for the whole region; null when not configured. */
+  skolon: SkolonConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -142,7 +168,35 @@ export function loadConfig(env: Env = process.env): Config {
     secrets,
     notify,
     accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 900, 30, 3600),
+    benchUsers: dev ? int('BENCH_USERS', 0, 0, 100_000) : 0,
+    validateResponses: (str('VALIDATE_RESPONSES') ?? (dev ? 'true' : 'false')) === 'true',
+    sso: ssoConfig(env, str, url, problems, dev),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** SSO settings: Skolon is all or nothing; the SAML key pair comes as a pair. */
+function ssoConfig(env: Env, str: (n: string) => string | null, url: (n: string, f: string | null) => string | null, problems: string[], dev: boolean): SsoConfig {
+  const pem = (name: string) => str(name)?.replace(/\\n/g, '\n') ?? null;
+  const samlSpPrivateKey = pem('SAML_SP_PRIVATE_KEY');
+  const samlSpCertificate = pem('SAML_SP_CERTIFICATE');
+  if (Boolean(samlSpPrivateKey) !== Boolean(samlSpCertificate)) problems.push('SAML_SP_PRIVATE_KEY and SAML_SP_CERTIFICATE go together');
+  const skolonNames = ['SKOLON_ISSUER', 'SKOLON_AUTHORIZATION_URL', 'SKOLON_TOKEN_URL', 'SKOLON_JWKS_URL', 'SKOLON_USERINFO_URL', 'SKOLON_CLIENT_ID', 'SKOLON_CLIENT_SECRET'];
+  const given = skolonNames.filter((n) => env[n]?.trim());
+  let skolon: SkolonConfig | null = null;
+  if (given.length > 0 && given.length < skolonNames.length) {
+    problems.push(`Skolon needs all of ${skolonNames.join(', ')} (missing: ${skolonNames.filter((n) => !given.includes(n)).join(', ')})`);
+  } else if (given.length) {
+    skolon = {
+      issuer: url('SKOLON_ISSUER', null) ?? '',
+      authorizationEndpoint: url('SKOLON_AUTHORIZATION_URL', null) ?? '',
+      tokenEndpoint: url('SKOLON_TOKEN_URL', null) ?? '',
+      jwksUri: url('SKOLON_JWKS_URL', null) ?? '',
+      userInfoEndpoint: url('SKOLON_USERINFO_URL', null) ?? '',
+      clientId: str('SKOLON_CLIENT_ID')!,
+      clientSecret: str('SKOLON_CLIENT_SECRET')!,
+    };
+  }
+  return { allowInsecureHttp: dev, samlSpPrivateKey, samlSpCertificate, skolon };
 }

@@ -29,6 +29,8 @@ async function main(): Promise<void> {
   // The validator compiles the contract on first use: pay that before real traffic arrives.
   await fetch(`http://127.0.0.1:${config.port}/core/v1/tenants`, { headers: { 'cosafe-core-api-version': '1' } }).catch(() => undefined);
   logger.info({ region: config.region, url: config.publicBaseUrl, database: services.database.kind }, 'core API listening');
+  // Durable jobs (message delivery, personal alarms); whatever fell due while the region was down runs now.
+  services.jobs.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     clearTimeout(force);
+    await services.jobs.stop();
     services.notifier.close();
     await services.database.close();
     logger.info('stopped');

@@ -1,9 +1,17 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/2026-11-22T1000-initial';
+import * as signIn from './migrations/2026-11-22T1050-sign-in';
+import * as organisation from './migrations/2026-11-22T1100-organisation';
+import * as crisisCommunication from './migrations/2026-11-22T1200-crisis-communication';
+import * as enterpriseIdentity from './migrations/2026-11-22T1300-enterprise-identity';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
   '2026-11-22T1000-initial': initial,
+  '2026-11-22T1050-sign-in': signIn,
+  '2026-11-22T1100-organisation': organisation,
+  '2026-11-22T1200-crisis-communication': crisisCommunication,
+  '2026-11-22T1300-enterprise-identity': enterpriseIdentity,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

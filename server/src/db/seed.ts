@@ -5,6 +5,8 @@ import { buildPermissions } from '../modules/users/permission-flags';
 import { emailHash } from '../security/hashing';
 import { hashPassword } from '../security/passwords';
 import type { Services } from '../services';
+import { seedCrisis } from './seed-crisis';
+import { seedOrganisation } from './seed-organisation';
 
 export const demoPassword = 'Demo-Password-1!';
 
@@ -86,7 +88,18 @@ export async function seedDemoData(services: Services): Promise<boolean> {
         await trx.insertInto('memberships').values({ tenant_id: tenantIds[index], user_id: id, permissions: JSON.stringify(permissions) }).execute();
       }
     }
+    for (let n = 1; n <= config.benchUsers; n++) {
+      const email = `bench-${n}@demo.test`;
+      const { id } = await trx
+        .insertInto('users')
+        .values({ name: `Bench User ${n}`, title: null, email, email_hash: emailHash(email), password_hash: passwordHash })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('memberships').values({ tenant_id: tenantIds[0], user_id: id, permissions: JSON.stringify(buildPermissions(true)) }).execute();
+    }
   });
+  await seedOrganisation(services);
+  await seedCrisis(services);
   services.logger.info({ region: config.region }, 'demo data seeded');
   return true;
 }

@@ -35,6 +35,8 @@ export interface UsersTable {
   otp_sms_enabled: ColumnType<boolean, boolean | undefined, boolean>;
   last_access_at: NullableTimestamp;
   unavailable_until: NullableTimestamp;
+  /** Set while every membership of the user is deactivated (SCIM): the user cannot sign in. */
+  deactivated_at: NullableTimestamp;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
@@ -44,6 +46,11 @@ export interface MembershipsTable {
   user_id: number;
   /** The user's permission flags in this tenant (the shape of the UserPermissions schema). */
   permissions: JSONColumnType<Record<string, Record<string, boolean | number | null>>>;
+  /** Tenant administrator (api keys, contacts, SSO settings, hidden groups); added by the organisation migration. */
+  is_admin: ColumnType<boolean, boolean | undefined, boolean>;
+  /** False once the tenant's directory (SCIM) deactivated the user here; added by the enterprise identity migration. */
+  active: ColumnType<boolean, boolean | undefined, boolean>;
+  scim_external_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 
@@ -95,6 +102,343 @@ export interface OutboxTable {
   created_at: CreatedAt;
 }
 
+export interface ThrottlesTable {
+  key: string;
+  count: number;
+  window_ends_at: Timestamp;
+  blocked_until: NullableTimestamp;
+}
+
+export interface VerifiedCredentialsTable {
+  key: string;
+  expires_at: Timestamp;
+}
+
+export interface PasswordTokensTable {
+  token_hash: string;
+  user_id: number;
+  kind: 'set' | 'reset';
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface CoalertCodesTable {
+  code_hash: string;
+  user_id: number;
+  usage_limit: number;
+  usage_count: ColumnType<number, number | undefined, number>;
+  expires_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface PushTokensTable {
+  token: string;
+  user_id: number;
+  type: 'ios' | 'android' | 'desktop';
+  app_version: string;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+// Organisation (migration 2026-11-22T1100-organisation).
+export type GroupType = 'default' | 'hidden' | 'crossOrg' | 'coAlert';
+export type GroupFunction = 'checklists' | 'documents' | 'panic_button' | 'lone_worker_timer' | 'im_ok';
+
+export interface GroupsTable {
+  id: Generated<number>;
+  /** The owning tenant (the account's); partner tenants of crossOrg groups are in group_tenants. */
+  tenant_id: number;
+  account_id: number;
+  name: string;
+  type: ColumnType<GroupType, GroupType | undefined, GroupType>;
+  /** Image URL template with `{size}` (small, medium, large); null when the group has no image. */
+  image_url: string | null;
+  /** Kept by a trigger on group_members. */
+  members_count: ColumnType<number, never, never>;
+  created_at: CreatedAt;
+}
+
+export interface GroupTenantsTable {
+  tenant_id: number;
+  group_id: number;
+  /** The owner's row (added by a trigger when the group is created); partner tenants have false. */
+  is_owner: ColumnType<boolean, boolean | undefined, never>;
+}
+
+export interface GroupFunctionsTable {
+  group_id: number;
+  function: GroupFunction;
+}
+
+export interface GroupMembersTable {
+  group_id: number;
+  user_id: number;
+  /** The tenant through which the user is a member (one of the group's tenants). */
+  tenant_id: number;
+  is_admin: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+}
+
+export interface MeetingRoomsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  url: string;
+  description: ColumnType<string, string | undefined, string>;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  tenant_id: number;
+  name: string;
+  /** keyedHash(secretKey, key); the key itself is never stored. */
+  key_hash: string;
+  scope: ColumnType<'scim', 'scim' | undefined, never>;
+  created_by: number | null;
+  created_at: CreatedAt;
+  last_used_at: NullableTimestamp;
+}
+
+export interface ContactsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  account_id: number;
+  name: string;
+  title: string;
+  email: string;
+  phone_number: string;
+  type: 'UserSupport' | 'DataProtectionOfficer';
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+// Crisis communication (migration 2026-11-22T1200-crisis-communication).
+export type JobStatus = 'pending' | 'done' | 'failed' | 'cancelled';
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: JSONColumnType<Record<string, unknown>>;
+  dedupe_key: string;
+  status: ColumnType<JobStatus, JobStatus | undefined, JobStatus>;
+  run_at: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  max_attempts: ColumnType<number, number | undefined, number>;
+  locked_until: NullableTimestamp;
+  /** The claim that holds the lease (unique per claim), so only that claim may complete the job. */
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  finished_at: NullableTimestamp;
+}
+
+export interface CecContactsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  title: string | null;
+  email: string | null;
+  phone: string | null;
+  created_at: CreatedAt;
+}
+
+export interface CecGroupsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  created_at: CreatedAt;
+}
+
+export interface CecGroupMembersTable {
+  group_id: number;
+  contact_id: number;
+  tenant_id: number;
+}
+
+export interface CecTemplatesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  name: string;
+  content: string;
+  created_at: CreatedAt;
+}
+
+export interface CecSenderSettingsTable {
+  tenant_id: number;
+  email_sender_name: string;
+  sms_sender_id: string;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface CecMessagesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  sender_user_id: number | null;
+  content: string;
+  is_email: boolean;
+  is_sms: boolean;
+  has_voice_call: boolean;
+  has_confirmation_link: boolean;
+  email_sender_name: string;
+  sms_sender_id: string;
+  sent_at: Timestamp;
+  recipients_resolved_at: NullableTimestamp;
+}
+
+export interface CecMessageGroupsTable {
+  message_id: number;
+  group_id: number;
+  group_name: string;
+}
+
+export interface CecMessageRecipientsTable {
+  id: Generated<number>;
+  message_id: number;
+  contact_id: number;
+  name: string;
+  title: string | null;
+  email: string | null;
+  phone: string | null;
+  /** bigint[]: elements may arrive as strings; convert with Number(). */
+  group_ids: ColumnType<(number | string)[], number[], number[]>;
+}
+
+export interface PersonalAlarmLocationsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  latitude: number;
+  longitude: number;
+  created_at: CreatedAt;
+}
+
+export interface PersonalAlarmsTable {
+  id: Generated<number>;
+  tenant_id: number;
+  user_id: number;
+  device_id: string;
+  text: string;
+  dispatch_at: Timestamp;
+  active: boolean;
+  one_minute_warning: boolean;
+  location_id: number | null;
+  message_id: number | null;
+  /** Changes whenever the timer is armed, moved or stopped; jobs made for an older version do nothing. */
+  version: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PersonalAlarmRecipientUsersTable {
+  alarm_id: number;
+  user_id: number;
+}
+
+export interface PersonalAlarmRecipientGroupsTable {
+  alarm_id: number;
+  group_id: number;
+}
+
+export interface PersonalAlarmMessagesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  alarm_id: number;
+  kind: 'warning' | 'alarm';
+  version: number;
+  created_at: Timestamp;
+}
+
+export type DispatchSource = 'cec' | 'alarm';
+export type DispatchChannel = 'email' | 'sms' | 'voice' | 'push';
+export type DispatchStatus = 'queued' | 'sending' | 'sent' | 'failed';
+
+export interface DispatchesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  source: DispatchSource;
+  /** cec_messages.id or personal_alarm_messages.id, by source. */
+  message_id: number;
+  /** cec_message_recipients.id or users.id, by source. */
+  recipient_id: number;
+  channel: DispatchChannel;
+  sent_to: string;
+  status: ColumnType<DispatchStatus, DispatchStatus | undefined, DispatchStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp;
+  /** The job claim sending it; a row left 'sending' by an older claim was abandoned by a stopped worker. */
+  locked_by: string | null;
+  sent_at: NullableTimestamp;
+  last_error: string | null;
+  read_at: NullableTimestamp;
+  /** SHA-256 of the confirmation token (the token itself is derived from the id with the secret key). */
+  confirmation_hash: string | null;
+}
+
+// Enterprise identity (migration 2026-11-22T1300-enterprise-identity).
+export type SsoKind = 'oidc' | 'saml' | 'skolon';
+
+export interface SsoDomainsTable {
+  domain: string;
+  tenant_id: number;
+  kind: SsoKind;
+  created_at: CreatedAt;
+}
+
+export interface OidcSettingsTable {
+  tenant_id: number;
+  client_id: string;
+  client_secret_encrypted: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+  issuer: string;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SamlSettingsTable {
+  tenant_id: number;
+  entry_point: string;
+  idp_issuer: string | null;
+  idp_certificates: string[];
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface SsoChallengesTable {
+  id: string;
+  session_id: string;
+  tenant_id: number;
+  kind: SsoKind;
+  redirect_uri: string;
+  state: string | null;
+  nonce: string | null;
+  code_challenge: string | null;
+  saml_request_id: string | null;
+  expires_at: Timestamp;
+  answered_at: NullableTimestamp;
+  asserted_user_id: number | null;
+  code_hash: string | null;
+  code_expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
+  created_at: CreatedAt;
+}
+
+export interface SamlAssertionsTable {
+  tenant_id: number;
+  assertion_id: string;
+  expires_at: Timestamp;
+}
+
+export interface ScimGroupsTable {
+  group_id: number;
+  tenant_id: number;
+  external_id: string | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Database {
   tenants: TenantsTable;
   accounts: AccountsTable;
@@ -105,4 +449,37 @@ export interface Database {
   refresh_tokens: RefreshTokensTable;
   challenges: ChallengesTable;
   outbox: OutboxTable;
+  throttles: ThrottlesTable;
+  verified_credentials: VerifiedCredentialsTable;
+  password_tokens: PasswordTokensTable;
+  coalert_codes: CoalertCodesTable;
+  push_tokens: PushTokensTable;
+  groups: GroupsTable;
+  group_tenants: GroupTenantsTable;
+  group_functions: GroupFunctionsTable;
+  group_members: GroupMembersTable;
+  meeting_rooms: MeetingRoomsTable;
+  api_keys: ApiKeysTable;
+  contacts: ContactsTable;
+  jobs: JobsTable;
+  cec_contacts: CecContactsTable;
+  cec_groups: CecGroupsTable;
+  cec_group_members: CecGroupMembersTable;
+  cec_templates: CecTemplatesTable;
+  cec_sender_settings: CecSenderSettingsTable;
+  cec_messages: CecMessagesTable;
+  cec_message_groups: CecMessageGroupsTable;
+  cec_message_recipients: CecMessageRecipientsTable;
+  personal_alarm_locations: PersonalAlarmLocationsTable;
+  personal_alarms: PersonalAlarmsTable;
+  personal_alarm_recipient_users: PersonalAlarmRecipientUsersTable;
+  personal_alarm_recipient_groups: PersonalAlarmRecipientGroupsTable;
+  personal_alarm_messages: PersonalAlarmMessagesTable;
+  dispatches: DispatchesTable;
+  sso_domains: SsoDomainsTable;
+  oidc_settings: OidcSettingsTable;
+  saml_settings: SamlSettingsTable;
+  sso_challenges: SsoChallengesTable;
+  saml_assertions: SamlAssertionsTable;
+  scim_groups: ScimGroupsTable;
 }

@@ -52,6 +52,8 @@ export async function authorizeTenant(req: Request, services: Services, auth: Au
     .select('permissions')
     .where('tenant_id', '=', tenantId)
     .where('user_id', '=', auth.userId)
+    // Deactivated by the tenant's directory (SCIM): no longer a member for any call.
+    .where('active', '=', true)
     .executeTakeFirst();
   if (!membership) throw new ApiError('FORBIDDEN', { message: 'Not a member of this tenant' });
   auth.permissions = membership.permissions;

@@ -3,6 +3,7 @@ import type { Services } from '../services';
 import { authenticate, authorizeTenant, type AuthContext } from './auth';
 import type { HandlerContext, HandlerMap, OperationId } from './operations';
 import type { OperationInfo } from './spec';
+import { authenticateScimKey } from '../modules/scim/scim-auth';
 
 interface OpenApiRequest extends Request {
   openapi?: { schema: { operationId: string }; pathParams: Record<string, unknown> };
@@ -21,6 +22,8 @@ export function dispatch(handlers: HandlerMap, operations: Map<string, Operation
       let tenantId: number | null = null;
       if (info.security.includes('accessToken')) auth = await authenticate(req, services, operationId);
       if (info.tenantScoped && auth) tenantId = await authorizeTenant(req, services, auth);
+      // SCIM: the tenant's api key is the only credential, and it names the tenant.
+      if (info.security.includes('scimApiKey')) tenantId = await authenticateScimKey(req, services);
       const result = await handler({
         path: req.openapi.pathParams as never,
         query: req.query as never,

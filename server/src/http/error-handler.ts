@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { ApiError, type ValidationIssue } from '../errors';
 import type { Logger } from '../logger';
+import { passwordPolicyIssues } from '../modules/passwords/policy';
 
 interface ValidatorError extends Error {
   status?: number;
@@ -61,7 +62,7 @@ export function toApiError(error: unknown): ApiError {
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req: Request, res, next) => {
-    const apiError = toApiError(error);
+    const apiError = refineNewPasswordIssues(toApiError(error), req);
     const requestId = String(req.id ?? '');
     if (apiError.httpStatus >= 500 && apiError.code !== 'NOT_IMPLEMENTED' && apiError.code !== 'SERVICE_UNAVAILABLE') {
       const cause = apiError.cause ?? error;
@@ -73,6 +74,19 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     res.status(apiError.httpStatus).json(apiError.toBody(requestId));
   };
+}
+
+/** Fields that carry a new password: their schema failure becomes one issue per broken policy rule. */
+const newPasswordFields: Record<string, string> = { setPassword: 'password', resetPassword: 'newPassword' };
+
+function refineNewPasswordIssues(error: ApiError, req: Request): ApiError {
+  const operationId = (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+  const field = operationId ? newPasswordFields[operationId] : undefined;
+  const value = field ? (req.body as Record<string, unknown> | undefined)?.[field] : undefined;
+  if (error.code !== 'BAD_REQUEST' || !field || typeof value !== 'string' || !error.issues?.some((i) => i.path === `/${field}`)) return error;
+  const policy = passwordPolicyIssues(value, `/${field}`);
+  if (policy.length === 0) return error;
+  return new ApiError('BAD_REQUEST', { message: error.message, issues: [...error.issues.filter((i) => i.path !== `/${field}`), ...policy] });
 }
 
 export const notFound: RequestHandler = (_req, _res, next) => next(new ApiError('NOT_FOUND', { message: 'No such route' }));

@@ -9,6 +9,10 @@ export interface OutgoingMessage {
   to: string;
   subject?: string;
   body: string;
+  /** Display name (email) or sender id (SMS, voice, push) instead of the configured default. */
+  sender?: string;
+  /** Stable per delivery, so a provider that honours it drops a repeat after a retry. */
+  idempotencyKey?: string;
 }
 
 export interface Channel {
@@ -38,7 +42,13 @@ export class SmtpEmailChannel implements Channel {
     } as TransportOptions);
   }
   async send(message: OutgoingMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject ?? '', text: message.body });
+    await this.transport.sendMail({
+      from: message.sender ? { name: message.sender, address: this.from } : this.from,
+      to: message.to,
+      subject: message.subject ?? '',
+      text: message.body,
+      ...(message.idempotencyKey ? { headers: { 'X-Idempotency-Key': message.idempotencyKey } } : {}),
+    });
   }
   close(): void {
     this.transport.close();
@@ -69,8 +79,9 @@ export class HttpProviderChannel implements Channel {
         headers: {
           'content-type': 'application/json',
           ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+          ...(message.idempotencyKey ? { 'idempotency-key': message.idempotencyKey } : {}),
         },
-        body: JSON.stringify({ from: this.sender, to: message.to, subject: message.subject, text: message.body }),
+        body: JSON.stringify({ from: message.sender ?? this.sender, to: message.to, subject: message.subject, text: message.body }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
