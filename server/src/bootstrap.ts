@@ -21,7 +21,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
   const logger = options.logger ?? createLogger(config.logLevel);
   const secrets = await resolveSecrets(config);
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, database.schema);
   const tokens = await AccessTokens.create(secrets.signingKeys, config.publicBaseUrl, config.accessTokenTtlSeconds);
   const now = options.now ?? (() => new Date());
   const services: Services = {

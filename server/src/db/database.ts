@@ -26,6 +26,8 @@ export interface DatabaseOptions {
 export interface DatabaseHandle {
   db: Db;
   kind: 'postgres' | 'pglite';
+  /** The schema the connection works in, when it is not the default. */
+  schema?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** PGlite only: the whole data directory as a tarball (to start other instances from it). */
@@ -45,7 +47,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // A dropped connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', ping: async () => void (await sql`select 1`.execute(db)), close: () => db.destroy() };
+    return { db, kind: 'postgres', schema: options.schema, ping: async () => void (await sql`select 1`.execute(db)), close: () => db.destroy() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({

@@ -22,7 +22,7 @@ async function openShared(backend: TestBackend): Promise<{ a: DatabaseHandle; b:
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   const a = await openDatabase({ url: postgresUrl, schema, poolSize: 5 });
-  await migrateToLatest(a.db);
+  await migrateToLatest(a.db, a.schema);
   const b = await openDatabase({ url: postgresUrl, schema, poolSize: 5 });
   return {
     a,

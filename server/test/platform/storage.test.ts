@@ -12,7 +12,7 @@ describe.each(storageBackends)('storage on %s', (backend) => {
   afterAll(() => handle.close());
 
   test('migrations create every table and running them again changes nothing', async () => {
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, handle.schema);
     const tables = await handle.db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(
       expect.arrayContaining(['tenants', 'accounts', 'users', 'memberships', 'user_settings', 'sessions', 'refresh_tokens', 'challenges', 'outbox']),

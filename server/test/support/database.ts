@@ -22,7 +22,7 @@ export async function openTestDatabase(backend: TestBackend = postgresUrl ? 'pos
     await admin.query(`create schema ${schema}`);
     await admin.end();
     const handle = await openDatabase({ url: postgresUrl, schema, poolSize: 5 });
-    await migrateToLatest(handle.db);
+    await migrateToLatest(handle.db, schema);
     return {
       ...handle,
       close: async () => {
