@@ -4,6 +4,7 @@ import * as signIn from './migrations/2026-11-22T1050-sign-in';
 import * as organisation from './migrations/2026-11-22T1100-organisation';
 import * as crisisCommunication from './migrations/2026-11-22T1200-crisis-communication';
 import * as enterpriseIdentity from './migrations/2026-11-22T1300-enterprise-identity';
+import * as groupNameSearch from './migrations/2026-11-22T1400-group-name-search';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1100-organisation': organisation,
   '2026-11-22T1200-crisis-communication': crisisCommunication,
   '2026-11-22T1300-enterprise-identity': enterpriseIdentity,
+  '2026-11-22T1400-group-name-search': groupNameSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
