@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: region eu-north-1 (Sweden/Europe) on :4000, region sa-east-1 (Brazil) on :4001, each with its own
-// embedded database under data/<region>, and the sign-in web app on :5173. Ctrl-C stops everything cleanly.
+// embedded database under data/<region>, the sign-in web app on :5173, the demo calling platform on :4100 and the
+// development identity provider on :4300 (single sign-on for sso.demo.test in eu-north-1). Ctrl-C stops everything.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,6 +12,8 @@ const regions = [
   { region: 'sa-east-1', label: 'Brazil', port: 4001 },
 ];
 const children = [];
+// The development identity provider ('Log in with SSO', scripts/dev-idp.mjs) and where it sends the browser back.
+const devIdp = { port: 4300, issuer: 'http://127.0.0.1:4300', redirectUri: 'http://localhost:5173/login/sso' };
 
 function run(name, command, args, options) {
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
@@ -45,9 +48,16 @@ for (const r of regions) {
       DATA_DIR: join(root, 'data', r.region),
       // The sign-in web app and the demo calling platform call the API from the browser.
       CORS_ORIGINS: process.env.CORS_ORIGINS ?? 'http://localhost:5173,http://localhost:4100',
+      // Europe's demo data binds sso.demo.test to the development identity provider (server/src/db/seed-sso.ts).
+      ...(r.region === 'eu-north-1'
+        ? { DEV_SSO_ISSUER: process.env.DEV_SSO_ISSUER ?? devIdp.issuer, REDIRECT_ALLOW_LIST: process.env.REDIRECT_ALLOW_LIST ?? devIdp.redirectUri }
+        : {}),
     },
   });
 }
+run('dev-idp', process.execPath, [join('scripts', 'dev-idp.mjs')], {
+  env: { ...process.env, DEV_IDP_PORT: String(devIdp.port), DEV_SSO_ISSUER: process.env.DEV_SSO_ISSUER ?? devIdp.issuer, DEV_SSO_REDIRECT_URIS: devIdp.redirectUri },
+});
 const hasWeb = existsSync(join(root, 'web', 'index.html'));
 if (hasWeb) {
   run('web', process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), '--port', '5173', '--strictPort'], { cwd: join(root, 'web') });
@@ -66,6 +76,8 @@ Demo accounts (password Demo-Password-1!):
   sofia@demo.test  Sweden/Europe, email and SMS codes
   maria@demo.test  Sweden/Europe and Brazil (pick a region)
   joao@demo.test   Brazil only
+  sso-user@sso.demo.test  'Log in with SSO' (Sweden/Europe): sign in at the development identity provider
+                          (${devIdp.issuer}) with any password
 Ctrl-C stops everything; data stays in data/ until \`npm run reset\`.
 `);
 

@@ -62,7 +62,22 @@ export interface SsoConfig {
   samlSpCertificate: string | null;
   /** Skolon is one OAuth client for the whole region; null when not configured. */
   skolon: SkolonConfig | null;
+  /**
+   * Development only (never read in production): the development identity provider (scripts/dev-idp.mjs) at
+   * DEV_SSO_ISSUER, which the demo seed binds to the domain sso.demo.test; client id and secret are shared with
+   * it through DEV_SSO_CLIENT_ID and DEV_SSO_CLIENT_SECRET (both have the same defaults there). Null when unset.
+   */
+  devIdp: DevIdpConfig | null;
 }
+
+export interface DevIdpConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Defaults shared with scripts/dev-idp.mjs. */
+export const devIdpDefaults = { clientId: 'sign-in-dev', clientSecret: 'dev-sso-client-secret-not-for-production' } as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -198,5 +213,9 @@ function ssoConfig(env: Env, str: (n: string) => string | null, url: (n: string,
       clientSecret: str('SKOLON_CLIENT_SECRET')!,
     };
   }
-  return { allowInsecureHttp: dev, samlSpPrivateKey, samlSpCertificate, skolon };
+  const devIssuer = dev ? url('DEV_SSO_ISSUER', null) : null;
+  const devIdp = devIssuer
+    ? { issuer: devIssuer, clientId: str('DEV_SSO_CLIENT_ID') ?? devIdpDefaults.clientId, clientSecret: str('DEV_SSO_CLIENT_SECRET') ?? devIdpDefaults.clientSecret }
+    : null;
+  return { allowInsecureHttp: dev, samlSpPrivateKey, samlSpCertificate, skolon, devIdp };
 }

@@ -7,6 +7,7 @@ import { hashPassword } from '../security/passwords';
 import type { Services } from '../services';
 import { seedCrisis } from './seed-crisis';
 import { seedOrganisation } from './seed-organisation';
+import { seedDevSso } from './seed-sso';
 
 export const demoPassword = 'Demo-Password-1!';
 
@@ -54,7 +55,10 @@ export function demoTenantsFor(region: RegionId): { name: string; website: strin
 export async function seedDemoData(services: Services): Promise<boolean> {
   const { db, config } = services;
   const existing = await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
-  if (existing) return false;
+  if (existing) {
+    await seedDevSso(services);
+    return false;
+  }
   const passwordHash = await hashPassword(demoPassword);
   await db.transaction().execute(async (trx) => {
     const tenantIds: number[] = [];
@@ -100,6 +104,7 @@ export async function seedDemoData(services: Services): Promise<boolean> {
   });
   await seedOrganisation(services);
   await seedCrisis(services);
+  await seedDevSso(services);
   services.logger.info({ region: config.region }, 'demo data seeded');
   return true;
 }

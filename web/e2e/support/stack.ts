@@ -22,6 +22,8 @@ export interface Stack {
   web: string;
   /** Origin of the demo calling platform. */
   demo: string;
+  /** Issuer of the development identity provider (scripts/dev-idp.mjs), when started (`devIdp: true`). */
+  idp: string | null;
   /** The build, made with a manifest (for the size check). */
   dist: string;
   logs: string;
@@ -30,9 +32,10 @@ export interface Stack {
 
 /**
  * Starts two regions of the core API (fresh databases, development seed), builds the web app against them and
- * serves it, and starts the demo calling platform. `stop` ends every process it started and removes its files.
+ * serves it, and starts the demo calling platform (with `devIdp`, also the development identity provider for
+ * 'Log in with SSO'). `stop` ends every process it started and removes its files.
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(options: { devIdp?: boolean } = {}): Promise<Stack> {
   const temp = mkdtempSync(join(tmpdir(), 'sign-in-e2e-'));
   const logs = join(TEST_OUTPUT, 'e2e-logs');
   mkdirSync(logs, { recursive: true });
@@ -42,6 +45,11 @@ export async function startStack(): Promise<Stack> {
   const web = `http://localhost:${webPort}`;
   const demo = `http://localhost:${demoPort}`;
   const dist = join(temp, 'web-dist');
+  // 'Log in with SSO': Europe's demo seed binds sso.demo.test to the development identity provider, which sends
+  // the browser back to this build's /login/sso (the one redirect URI on Europe's allow-list).
+  const idpPort = options.devIdp ? await freePort() : null;
+  const idp = idpPort ? `http://127.0.0.1:${idpPort}` : null;
+  const ssoReturn = `${web}/login/sso`;
 
   const processes: Spawned[] = [];
   let server: Server | null = null;
@@ -74,6 +82,7 @@ export async function startStack(): Promise<Stack> {
           CORS_ORIGINS: `${web},${demo}`,
           SIGN_IN_APP_URL: web,
           LOG_LEVEL: 'warn',
+          ...(idp && region.code === 'eu-north-1' ? { DEV_SSO_ISSUER: idp, REDIRECT_ALLOW_LIST: ssoReturn } : {}),
         },
       });
       processes.push(spawned);
@@ -107,13 +116,23 @@ export async function startStack(): Promise<Stack> {
     });
     processes.push(demoPlatform);
 
+    const devIdp = idp
+      ? startProcess(process.execPath, [join(ROOT, 'scripts', 'dev-idp.mjs')], {
+          cwd: ROOT,
+          logFile: join(logs, 'dev-idp.log'),
+          env: { ...process.env, NODE_ENV: 'development', DEV_IDP_PORT: String(idpPort), DEV_SSO_ISSUER: idp, DEV_SSO_REDIRECT_URIS: ssoReturn },
+        })
+      : null;
+    if (devIdp) processes.push(devIdp);
+
     await build;
     server = await serveSpa(dist, webPort);
     await Promise.all([
       ...regions.map(({ region, spawned }) => waitForHttp(`${region.url.replace('localhost', '127.0.0.1')}/healthz`, spawned, 90_000)),
       waitForHttp(`${demo.replace('localhost', '127.0.0.1')}/app/login`, demoPlatform, 20_000),
+      ...(devIdp ? [waitForHttp(`${idp}/.well-known/openid-configuration`, devIdp, 20_000)] : []),
     ]);
-    return { europe, brazil, web, demo, dist, logs, stop };
+    return { europe, brazil, web, demo, idp, dist, logs, stop };
   } catch (error) {
     await stop();
     throw error;

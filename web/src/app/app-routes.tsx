@@ -8,6 +8,7 @@ import { Layout } from './layout';
 const TwoFactorPage = lazy(() => import('../pages/two-factor/two-factor-page').then((m) => ({ default: m.TwoFactorPage })));
 const ForgotPasswordPage = lazy(() => import('../pages/forgot-password/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
 const NewPasswordPage = lazy(() => import('../pages/new-password/new-password-page').then((m) => ({ default: m.NewPasswordPage })));
+const SsoReturnPage = lazy(() => import('../pages/sso-return/sso-return-page').then((m) => ({ default: m.SsoReturnPage })));
 
 /** Any other path goes to /login, keeping the query (a platform linking to / still passes its redirectUrl). */
 function ToLogin() {
@@ -21,6 +22,7 @@ export function AppRoutes() {
       <Route element={<Layout />}>
         <Route path="/login" element={<LoginPage />} />
         <Route path="/login/2fa" element={<TwoFactorPage />} />
+        <Route path="/login/sso" element={<SsoReturnPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/set-password" element={<NewPasswordPage linkKind="set" />} />
         <Route path="/reset-password" element={<NewPasswordPage linkKind="reset" />} />

@@ -9,17 +9,19 @@ export interface PendingSession {
   baseUrl: string;
 }
 
-const KEYS = {
+export const KEYS = {
   redirectUrl: 'signIn.redirectUrl',
   clientType: 'signIn.clientType',
   region: 'signIn.region',
   pendingSession: 'signIn.pendingSession',
+  /** A single sign-on under way at the identity provider (sso-storage.ts). */
+  ssoAttempt: 'signIn.ssoAttempt',
 } as const;
 
 // Session storage can be disabled (privacy modes, sandboxed frames): then the values live for this page only.
 const memory = new Map<string, string>();
 
-function read(key: string): string | null {
+export function read(key: string): string | null {
   try {
     return window.sessionStorage.getItem(key);
   } catch {
@@ -27,7 +29,7 @@ function read(key: string): string | null {
   }
 }
 
-function write(key: string, value: string | null): void {
+export function write(key: string, value: string | null): void {
   try {
     if (value === null) window.sessionStorage.removeItem(key);
     else window.sessionStorage.setItem(key, value);

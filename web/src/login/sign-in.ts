@@ -1,5 +1,5 @@
 import { clientFor } from '../api/client';
-import { createPasswordSession } from '../api/create-session';
+import { type Session, createPasswordSession } from '../api/create-session';
 import { buildRedirectUrl } from './redirect-url';
 import { needsOneTimeCode } from './factors';
 import type { AvailableRegion } from './probe-regions';
@@ -21,6 +21,11 @@ export function completeSignIn(session: { id: string; refreshToken: string }, al
 /** Creates the session in the chosen region; a session with an unverified one-time code goes on to /login/2fa. */
 export async function signInAt(target: AvailableRegion, email: string, password: string, allowList: readonly string[]): Promise<NextStep> {
   const session = await createPasswordSession(clientFor(target.baseUrl), email.trim(), password);
+  return continueWithSession(session, target, allowList);
+}
+
+/** What follows a new (or newly verified) session of `target`'s region: /login/2fa, or back to the platform. */
+export function continueWithSession(session: Session, target: AvailableRegion, allowList: readonly string[]): NextStep {
   storeRegion(target.region);
   if (needsOneTimeCode(session.factors)) {
     storePendingSession({ session, region: target.region, baseUrl: target.baseUrl });

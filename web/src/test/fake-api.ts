@@ -58,3 +58,7 @@ export function deferred<T = void>() {
   });
   return { promise, resolve };
 }
+
+export function idpProbeReply(region: string, type: 'oidc' | 'saml' | 'skolon' | null, baseUrl = EUROPE): Reply {
+  return { status: 200, body: { region, baseUrl, available: type !== null, type } };
+}

@@ -59,7 +59,12 @@ export async function putTenantOidcSettings(services: Services, auth: AuthContex
   if (input.clientId.trim() === '') issues.push({ where: 'body', path: '/clientId', message: 'must not be blank' });
   if (input.clientSecret.trim() === '') issues.push({ where: 'body', path: '/clientSecret', message: 'must not be blank' });
   if (issues.length) throw new ApiError('BAD_REQUEST', { message: 'The OIDC settings are not valid', issues });
-  const row = await upsertOidcSettings(
+  return toOidcSettings(await saveOidcSettings(services, tenantId, input));
+}
+
+/** Stores validated settings, the client secret encrypted (also used by the development seed). */
+export function saveOidcSettings(services: Services, tenantId: number, input: OidcSettingsInput): Promise<OidcSettingsRow> {
+  return upsertOidcSettings(
     services.db,
     tenantId,
     {
@@ -72,7 +77,6 @@ export async function putTenantOidcSettings(services: Services, auth: AuthContex
     },
     services.now(),
   );
-  return toOidcSettings(row);
 }
 
 /** For the sign-in flow only: the settings with the client secret in the clear, or undefined. */

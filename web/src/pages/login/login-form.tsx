@@ -25,11 +25,13 @@ interface LoginFormProps {
   initialValues: Credentials;
   onSeveralRegions: (regions: AvailableRegion[], credentials: Credentials) => void;
   onNextStep: (step: NextStep) => void;
+  /** 'Log in with SSO', with what is typed so far. */
+  onSso: (entered: Credentials) => void;
 }
 
 const FIELD_IDS = { email: 'email', password: 'password' } as const;
 
-export function LoginForm({ initialValues, onSeveralRegions, onNextStep }: LoginFormProps) {
+export function LoginForm({ initialValues, onSeveralRegions, onNextStep, onSso }: LoginFormProps) {
   const { t } = useTranslation();
   const translate = useMessage();
   const [alert, setAlert] = useState<Message | null>(null);
@@ -113,8 +115,7 @@ export function LoginForm({ initialValues, onSeveralRegions, onNextStep }: Login
       <p className="divider">
         <span>{t('login.or')}</span>
       </p>
-      {/* Single sign-on arrives with the enterprise identity issue; the button is shown as the spec requires. */}
-      <Button type="button" variant="secondary" icon="key">
+      <Button type="button" variant="secondary" icon="key" onClick={() => onSso(values)}>
         {t('login.sso')}
       </Button>
     </form>

@@ -58,13 +58,14 @@ describe('/login', () => {
     expect(location()).toBe('/login');
   });
 
-  test('shows a link to /forgot-password and a secondary Log in with SSO button that sends nothing', async () => {
+  test('shows a link to /forgot-password and a secondary Log in with SSO button that opens the SSO step, sending nothing', async () => {
     const { calls } = fakeApi(europeOnly());
     const { user } = renderApp(loginPath());
     expect(screen.getByRole('link', { name: 'Forgot your password?' }).getAttribute('href')).toBe('/forgot-password');
     const sso = screen.getByRole('button', { name: 'Log in with SSO' });
     expect(sso.className).toContain('button--secondary');
     await user.click(sso);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Log in with SSO' })).toBeTruthy();
     expect(calls).toHaveLength(0);
   });
 

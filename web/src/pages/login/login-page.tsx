@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
 import { useDocumentTitle } from '../../app/use-document-title';
+import { Loading } from '../../components/loading';
 import { config } from '../../config/config';
 import type { AvailableRegion } from '../../login/probe-regions';
 import { acceptRedirect } from '../../login/redirect-gate';
@@ -11,12 +12,15 @@ import { RegionStep } from './region-step';
 
 /** Fetches the validation and network code while the user types, so the first blur or submit need not wait. */
 function warmUpSignIn() {
-  const warm = () => void Promise.all([import('./login-schema'), import('../../login/sign-in-flow')]).catch(() => undefined);
+  const warm = () => void Promise.all([import('./login-schema'), import('../../login/sign-in-flow'), import('./sso-step')]).catch(() => undefined);
   const handle = setTimeout(warm, 0);
   return () => clearTimeout(handle);
 }
 
-type Step = { kind: 'credentials' } | { kind: 'region'; regions: AvailableRegion[] };
+// Single sign-on is code most sign-ins never run: it loads when asked for (or warmed up after the first render).
+const SsoStep = lazy(() => import('./sso-step'));
+
+type Step = { kind: 'credentials' } | { kind: 'region'; regions: AvailableRegion[] } | { kind: 'sso' };
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -26,7 +30,7 @@ export function LoginPage() {
   const [step, setStep] = useState<Step>({ kind: 'credentials' });
   const [credentials, setCredentials] = useState<Credentials>({ email: '', password: '' });
   const followNextStep = useFollowNextStep();
-  useDocumentTitle(step.kind === 'region' ? t('region.title') : t('login.title'));
+  useDocumentTitle(t(step.kind === 'credentials' ? 'login.title' : `${step.kind}.title`));
   useEffect(warmUpSignIn, []);
 
   if (!redirectAccepted) return <Navigate to="/invalid-redirect" replace />;
@@ -41,7 +45,15 @@ export function LoginPage() {
             setCredentials(entered);
             setStep({ kind: 'region', regions });
           }}
+          onSso={(entered) => {
+            setCredentials(entered);
+            setStep({ kind: 'sso' });
+          }}
         />
+      ) : step.kind === 'sso' ? (
+        <Suspense fallback={<Loading />}>
+          <SsoStep initialEmail={credentials.email} onBack={() => setStep({ kind: 'credentials' })} />
+        </Suspense>
       ) : (
         <RegionStep
           regions={step.regions}

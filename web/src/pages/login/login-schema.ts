@@ -18,3 +18,8 @@ export const loginSchema = object({
 export const regionSchema = object({
   region: string().required('validation.regionRequired'),
 });
+
+/** The email step of single sign-on: the same messages as the login form. */
+export const ssoSchema = object({
+  email: emailField(),
+});

@@ -1,0 +1,187 @@
+import { useFormik } from 'formik';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { lazySchema } from '../../app/lazy-schema';
+import { useDocumentTitle } from '../../app/use-document-title';
+import { useFocusFirstError } from '../../app/use-focus-first-error';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Icon } from '../../components/icon';
+import { Select } from '../../components/select';
+import { TextInput } from '../../components/text-input';
+import { config } from '../../config/config';
+import { REGION_LABEL_KEYS } from '../../config/regions';
+import type { Message } from '../../i18n/failure-messages';
+import { EMAIL_FIELD_KEYS, ssoFailureMessage } from '../../i18n/sso-messages';
+import { useMessage } from '../../i18n/use-message';
+import { browserLocation } from '../../login/browser-location';
+import { readClientType } from '../../login/sign-in-storage';
+import { SsoFailure, type SsoTarget, probeSsoRegions, startSso } from '../../login/sso-flow';
+
+export interface SsoStepProps {
+  /** What was typed in the login form's email field, to start from. */
+  initialEmail: string;
+  onBack: () => void;
+}
+
+interface Leaving {
+  alert: Message | null;
+  emailProblem: Message | null;
+  leaving: boolean;
+  /** Opens the SSO session in the target region and sends the browser to the identity provider. */
+  leaveFor: (target: SsoTarget, email: string) => Promise<void>;
+  fail: (error: unknown) => void;
+  clear: () => void;
+}
+
+function useLeaveForIdentityProvider(): Leaving {
+  const [alert, setAlert] = useState<Message | null>(null);
+  const [emailProblem, setEmailProblem] = useState<Message | null>(null);
+  const [leaving, setLeaving] = useState(false);
+  const fail = useCallback((error: unknown) => {
+    const message = ssoFailureMessage(error, 'start');
+    if (EMAIL_FIELD_KEYS.includes(message.key)) setEmailProblem(message);
+    else setAlert(message);
+  }, []);
+  const clear = useCallback(() => {
+    setAlert(null);
+    setEmailProblem(null);
+  }, []);
+  const leaveFor = useCallback(async (target: SsoTarget, email: string) => {
+    const authorizationUrl = await startSso(target, email);
+    setLeaving(true);
+    browserLocation.assign(authorizationUrl);
+  }, []);
+  return { alert, emailProblem, leaving, leaveFor, fail, clear };
+}
+
+/**
+ * 'Log in with SSO': the email picks the organisation. Its domain is looked up in every region the client signs
+ * in at; the browser then goes to the organisation's identity provider (several regions: the user picks one).
+ */
+export default function SsoStep({ initialEmail, onBack }: SsoStepProps) {
+  const [choice, setChoice] = useState<{ email: string; targets: SsoTarget[] } | null>(null);
+  return choice ? (
+    <SsoRegionChoice email={choice.email} targets={choice.targets} onBack={() => setChoice(null)} />
+  ) : (
+    <SsoEmailForm initialEmail={initialEmail} onBack={onBack} onSeveralRegions={(email, targets) => setChoice({ email, targets })} />
+  );
+}
+
+function SsoEmailForm({ initialEmail, onBack, onSeveralRegions }: SsoStepProps & { onSeveralRegions: (email: string, targets: SsoTarget[]) => void }) {
+  const { t } = useTranslation();
+  const translate = useMessage();
+  const { alert, emailProblem, leaving, leaveFor, fail, clear } = useLeaveForIdentityProvider();
+  useDocumentTitle(t('sso.title'));
+
+  const formik = useFormik({
+    initialValues: { email: initialEmail },
+    validate: lazySchema(() => import('./login-schema').then((m) => m.ssoSchema)),
+    onSubmit: async (values) => {
+      clear();
+      const email = values.email.trim();
+      try {
+        const targets = await probeSsoRegions({ email, clientType: readClientType(), targets: config.regions });
+        if (targets.length === 0) throw new SsoFailure('NO_SSO_FOR_DOMAIN');
+        if (targets.length > 1) onSeveralRegions(email, targets);
+        else await leaveFor(targets[0], email);
+      } catch (error) {
+        fail(error);
+      }
+    },
+  });
+  const { values, errors, touched, submitCount, isSubmitting } = formik;
+  useEffect(clear, [values.email, clear]);
+  // The user asked for this step: continue where the email is typed.
+  useEffect(() => document.getElementById('sso-email')?.focus(), []);
+
+  const error = (touched.email || submitCount > 0) && errors.email ? t(errors.email) : translate(emailProblem);
+  useFocusFirstError(submitCount, isSubmitting, error ? ['sso-email'] : []);
+
+  return (
+    <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="sso-title">
+      <div className="page-heading">
+        <button type="button" className="icon-button" onClick={onBack} aria-label={t('sso.back')} title={t('sso.back')}>
+          <Icon name="arrow-left" />
+        </button>
+        <h1 id="sso-title" className="page-title">
+          {t('sso.title')}
+        </h1>
+      </div>
+      <p>{t('sso.description')}</p>
+      {alert && <Alert>{translate(alert)}</Alert>}
+      <TextInput
+        id="sso-email"
+        name="email"
+        type="email"
+        inputMode="email"
+        autoComplete="username"
+        autoCapitalize="none"
+        spellCheck={false}
+        label={t('sso.emailLabel')}
+        placeholder={t('login.emailPlaceholder')}
+        value={values.email}
+        onChange={formik.handleChange}
+        onBlur={formik.handleBlur}
+        error={error}
+      />
+      <Button type="submit" variant="primary" icon="key" busy={isSubmitting || leaving}>
+        {t('sso.submit')}
+      </Button>
+    </form>
+  );
+}
+
+function SsoRegionChoice({ email, targets, onBack }: { email: string; targets: SsoTarget[]; onBack: () => void }) {
+  const { t } = useTranslation();
+  const translate = useMessage();
+  const { alert, emailProblem, leaving, leaveFor, fail, clear } = useLeaveForIdentityProvider();
+  const problem = alert ?? emailProblem;
+  useDocumentTitle(t('region.title'));
+
+  const formik = useFormik({
+    initialValues: { region: '' },
+    validate: lazySchema(() => import('./login-schema').then((m) => m.regionSchema)),
+    onSubmit: async ({ region }) => {
+      clear();
+      const target = targets.find((candidate) => candidate.region === region);
+      if (!target) return;
+      try {
+        await leaveFor(target, email);
+      } catch (error) {
+        fail(error);
+      }
+    },
+  });
+  const error = (formik.touched.region || formik.submitCount > 0) && formik.errors.region ? t(formik.errors.region) : undefined;
+  useFocusFirstError(formik.submitCount, formik.isSubmitting, error ? ['sso-region'] : []);
+
+  return (
+    <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="sso-region-title">
+      <div className="page-heading">
+        <button type="button" className="icon-button" onClick={onBack} aria-label={t('sso.back')} title={t('sso.back')}>
+          <Icon name="arrow-left" />
+        </button>
+        <h1 id="sso-region-title" className="page-title">
+          {t('region.title')}
+        </h1>
+      </div>
+      <p>{t('sso.regionDescription')}</p>
+      {problem && <Alert>{translate(problem)}</Alert>}
+      <Select
+        id="sso-region"
+        name="region"
+        label={t('region.label')}
+        placeholder={t('region.placeholder')}
+        options={targets.map(({ region }) => ({ value: region, label: t(REGION_LABEL_KEYS[region]) }))}
+        value={formik.values.region}
+        onChange={formik.handleChange}
+        onBlur={formik.handleBlur}
+        error={error}
+      />
+      <Button type="submit" variant="primary" icon="key" busy={formik.isSubmitting || leaving}>
+        {t('sso.submit')}
+      </Button>
+    </form>
+  );
+}
