@@ -84,3 +84,35 @@ export async function load(options: {
   latencies.sort((a, b) => a - b);
   return { requests: latencies.length, errors, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), statuses };
 }
+
+/** Open loop: one request every 1000/rate ms for `durationMs`, whatever the answers take (a fixed arrival rate). */
+export async function paced(options: { port: number; rate: number; durationMs: number; next: () => RequestSpec; expectStatus?: number }): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let errors = 0;
+  const started = performance.now();
+  const total = Math.floor((options.durationMs / 1000) * options.rate);
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / options.rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const t0 = performance.now();
+    inFlight.push(
+      request(options.port, options.next(), agent).then(
+        (answer) => {
+          latencies.push(performance.now() - t0);
+          statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+          if (options.expectStatus && answer.status !== options.expectStatus) errors++;
+        },
+        () => void errors++,
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, errors, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), statuses };
+}

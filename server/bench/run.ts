@@ -8,9 +8,10 @@ import { createHash } from 'node:crypto';
 import argon2 from 'argon2';
 import { Client } from 'pg';
 import { passwordHashOptions } from '../src/security/passwords';
-import { load, request, type LoadResult } from './load';
+import { load, paced, request, type LoadResult } from './load';
 import { cpuMillis, rssMegabytes, startBetterAuth, startHello, startRegion, stop } from './processes';
 import http from 'node:http';
+import { execFileSync } from 'node:child_process';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const ms = seconds * 1000;
@@ -43,7 +44,7 @@ async function postgresAvailable(): Promise<boolean> {
   const client = new Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
-    for (const name of ['core_bench', 'core_bench_better_auth']) {
+    for (const name of ['core_bench', 'core_bench_better_auth', 'core_bench_crisis']) {
       await client.query(`drop database if exists ${name} with (force)`);
       await client.query(`create database ${name}`);
     }
@@ -62,6 +63,28 @@ async function signIn(port: number, email: string) {
   return JSON.parse(res.body) as { id: string; accessToken: string; refreshToken: string };
 }
 
+/** 10,000 groups and 100,000 group memberships in the first demo tenant, straight into the database. */
+async function seedManyGroups(databaseUrl: string): Promise<number> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`select m.tenant_id, a.id as account_id from memberships m join users u on u.id = m.user_id
+      join accounts a on a.tenant_id = m.tenant_id where u.email = 'anna@demo.test' order by a.id limit 1`);
+    const { tenant_id: tenantId, account_id: accountId } = rows[0];
+    await client.query(`insert into groups (tenant_id, account_id, name)
+      select $1, $2, 'Group ' || g || ' ' || substr(md5(g::text), 1, 8) from generate_series(1, 10000) g`, [tenantId, accountId]);
+    await client.query(`insert into group_members (group_id, user_id, tenant_id)
+      select g.id, m.user_id, $1 from groups g
+      join (select user_id, row_number() over (order by user_id) as rn from memberships where tenant_id = $1 and user_id in (select id from users where email like 'bench-%')) m
+        on g.id % 40 = m.rn % 40
+      where g.tenant_id = $1`, [tenantId]);
+    await client.query('analyze');
+    return Number(tenantId);
+  } finally {
+    await client.end();
+  }
+}
+
 async function benchRegion(label: string, port: number, env: Record<string, string>, argonMs: number) {
   const child = await startRegion(port, { TRUST_PROXY: 'true', BENCH_USERS: String(benchUsers), ...env });
   const rows: Row[] = [];
@@ -70,6 +93,18 @@ async function benchRegion(label: string, port: number, env: Record<string, stri
     const tenants = JSON.parse((await request(port, { method: 'GET', path: '/core/v1/tenants', headers: { ...v1, authorization: `Bearer ${session.accessToken}` } }, new http.Agent())).body);
     void tenants;
     const authGet = () => ({ method: 'GET', path: '/core/v1/tenants', headers: { ...v1, authorization: `Bearer ${session.accessToken}` } });
+    if (env.DATABASE_URL) {
+      const tenantId = await seedManyGroups(env.DATABASE_URL);
+      const words = ['ab', 'c1', '7f', 'Group 12', 'e9', '00'];
+      let w = 0;
+      const groupsGet = () => ({
+        method: 'GET',
+        path: `/core/v1/groups?name%5Bmatch%5D=${encodeURIComponent(words[w++ % words.length])}&limit=10`,
+        headers: { ...v1, authorization: `Bearer ${session.accessToken}`, 'cosafe-tenant-id': String(tenantId) },
+      });
+      await paced({ port, rate: 100, durationMs: 1000, next: groupsGet });
+      rows.push({ name: `${label}: GET /groups name[match], 10,000 groups, 100,000 memberships, at 100 req/s`, result: await paced({ port, rate: 100, durationMs: ms, next: groupsGet, expectStatus: 200 }), note: 'goal: p99 below 10 ms' });
+    }
     // Warm up.
     await load({ port, connections: 8, durationMs: 1000, next: authGet });
     const rssBefore = rssMegabytes(child.pid!);
@@ -195,6 +230,18 @@ async function main() {
   if (usePg) rows.push(...(await benchBetterAuth(4193, argonMs)));
   rows.push(...(await benchRegion('PGlite', 4192, { DATA_DIR: ':memory:' }, argonMs)));
 
+  let crisis = '';
+  try {
+    crisis = execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, 'crisis.ts')], {
+      env: { ...process.env, ...(usePg ? { BENCH_DATABASE_URL: pgUrl.replace(/\/[^/]*$/, '/core_bench_crisis') } : {}) },
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+  } catch (error) {
+    crisis = `crisis benchmark failed: ${(error as Error).message}`;
+  }
+  console.log(crisis);
+
   const floor = rows[0].result.perSecond;
   const table = [
     '| Measurement | req/s | p50 ms | p99 ms | errors | vs hello world | notes |',
@@ -220,6 +267,12 @@ the session); thanks to the one-time proof the probe leaves, argon2 runs once pe
 should stay close to one argon2id verify (goal ≤ 1.15×; with PGlite the database's own CPU is inside the server
 process and counted too). "GET while logins run" shows the event loop stays free while argon2 works on the
 thread pool.
+
+## Crisis communication (\`server/bench/crisis.ts\`)
+
+\`\`\`
+${crisis.trim()}
+\`\`\`
 
 Reproduce: \`npm run bench\` (PostgreSQL is used when \`BENCH_DATABASE_URL\` or 127.0.0.1:5432 answers).
 `;
