@@ -51,5 +51,21 @@ if (existsSync(results)) {
 }
 rmSync(out, { recursive: true, force: true });
 
+// The contract from outside the code: Arazzo workflows and Portman contract tests against a live region
+// (scripts/contract-tests.mjs, ~40 s); each workflow and each newman assertion counts. CONTRACT_TESTS=0 skips it.
+if (process.env.CONTRACT_TESTS !== '0') {
+  console.log('\n▶ contract tests from outside (npm run test:contract)');
+  const contract = spawnSync(process.execPath, [join(root, 'scripts', 'contract-tests.mjs')], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  process.stdout.write(contract.stdout ?? '');
+  process.stderr.write(contract.stderr ?? '');
+  const counted = /(\d+) passed, (\d+) failed\s*$/.exec(contract.stdout ?? '');
+  if (counted) {
+    passed += Number(counted[1]);
+    failed += Number(counted[2]);
+  }
+  if (!counted || (contract.status !== 0 && Number(counted[2]) === 0)) failed++;
+  console.log(`${contract.status === 0 ? '✔' : '✘'} contract tests from outside`);
+}
+
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

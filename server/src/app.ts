@@ -10,6 +10,7 @@ import { ApiError } from './errors';
 import { dispatch } from './http/dispatch';
 import { errorHandler, notFound } from './http/error-handler';
 import { literalBracketParams } from './http/literal-bracket-params';
+import { rejectNulCharacters } from './http/reject-nul';
 import type { HandlerMap } from './http/operations';
 import { contractView, docsPath } from './http/spec';
 import { handlers as defaultHandlers } from './modules/registry';
@@ -79,6 +80,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     }),
   );
   app.use('/core', express.json({ limit: config.bodyLimit, type: ['application/json', 'application/scim+json'] }), express.urlencoded({ extended: false, limit: '1mb' }));
+  app.use('/core', rejectNulCharacters);
   app.use('/core', literalBracketParams(contract.documents[0].document));
   for (const { document } of contract.documents) {
     app.use(

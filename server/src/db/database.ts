@@ -47,6 +47,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     // A dropped connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
+    // The pool listens only to idle clients: a connection lost while checked out (PostgreSQL restarting while a
+    // transaction waits between statements, say) emits 'error' on the client itself, which crashed the process.
+    // The query in progress fails on its own and the broken client is dropped when it is released.
+    pool.on('connect', (client) => void client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', schema: options.schema, ping: async () => void (await sql`select 1`.execute(db)), close: () => db.destroy() };
   }

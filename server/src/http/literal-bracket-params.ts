@@ -5,6 +5,7 @@
 // parameters. This puts the matched operation there, parameters resolved, as a non-enumerable property (so it is
 // never seen as a query parameter). Remove once the validator reads `req.openapi` itself.
 import type { RequestHandler } from 'express';
+import { ApiError } from '../errors';
 import type { OpenApiDocument } from './spec';
 
 type Parameter = { $ref?: string; name?: string; in?: string };
@@ -12,8 +13,17 @@ type Parameter = { $ref?: string; name?: string; in?: string };
 export function literalBracketParams(doc: OpenApiDocument): RequestHandler {
   const components = (doc.components?.parameters ?? {}) as Record<string, Parameter>;
   const resolve = (p: Parameter) => (typeof p.$ref === 'string' ? (components[p.$ref.replace('#/components/parameters/', '')] ?? p) : p);
+  // Every bracketed name the contract declares; the validator turns any other one into a nested object and, for
+  // array parameters, then crashes on it (`externalCommunicationGroupIds[$gt]=1` answered 500): refuse those here.
+  const literalNames = new Set(
+    [...Object.values(components), ...Object.values(doc.paths).flatMap((item: any) => [item.parameters ?? [], ...Object.values(item).map((op: any) => op?.parameters ?? [])].flat())]
+      .map((p: Parameter) => resolve(p)?.name)
+      .filter((name): name is string => typeof name === 'string' && /[[\]]/.test(name)),
+  );
   return (req, _res, next) => {
     const query = req.query as Record<string, unknown>;
+    const unknown = Object.keys(query).find((key) => /[[\]]/.test(key) && !literalNames.has(key));
+    if (unknown) return next(new ApiError('BAD_REQUEST', { issues: [{ where: 'query', path: unknown.slice(0, 500), message: `Unknown query parameter '${unknown.slice(0, 200)}'` }] }));
     Object.defineProperty(query, '_openapi', {
       enumerable: false,
       configurable: true,

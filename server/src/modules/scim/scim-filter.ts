@@ -19,7 +19,8 @@ export function parseEqFilter(filter: string | undefined, allowed: Record<string
 
 /** SCIM paging: 1-based startIndex, at most 100 results. */
 export function scimPage(query: { startIndex?: number; count?: number }) {
-  const startIndex = Math.max(1, Math.trunc(query.startIndex ?? 1));
+  // Capped so the offset stays a bigint (startIndex=1e23 answered 500); a start past every row is an empty page.
+  const startIndex = Math.min(2_147_483_647, Math.max(1, Math.trunc(query.startIndex ?? 1)));
   const count = Math.min(100, Math.max(0, Math.trunc(query.count ?? 100)));
   return { startIndex, count, offset: startIndex - 1 };
 }
