@@ -300,7 +300,7 @@ async function scenarioPostgresRestart() {
   const fiveHundreds = outage.filter((e) => e.status === 500).length;
   s.figure(
     'API requests while PostgreSQL was down',
-    fiveHundreds ? `${fiveHundreds} answered 500 INTERNAL_SERVER_ERROR (the envelope, with a request id); 503 SERVICE_UNAVAILABLE would tell clients to retry — see the report` : 'none answered 500',
+    fiveHundreds ? `${fiveHundreds} answered 500 INTERNAL_SERVER_ERROR (the envelope, with a request id); 503 SERVICE_UNAVAILABLE would tell clients to retry (docs/proof.md, open items)` : 'none answered 500',
   );
   await r.stop();
 }
@@ -352,7 +352,7 @@ async function scenarioSmtp() {
   s.figure(
     'server holding the first attempt 20 s: the region waited',
     waited >= 19
-      ? `${waited.toFixed(1)} s for the answer — the 15 s SMTP timeouts meant by SmtpEmailChannel are not applied (nodemailer takes them as message defaults when the transport is given as a URL), so a hung SMTP server holds a send for nodemailer's defaults (up to 10 minutes); see the report`
+      ? `${waited.toFixed(1)} s for the answer — the 15 s SMTP timeouts meant by SmtpEmailChannel are not applied (nodemailer takes them as message defaults when the transport is given as a URL), so a hung SMTP server holds a send for nodemailer's defaults (up to 10 minutes) (docs/proof.md, open items)`
       : `${waited.toFixed(1)} s: the client gave up and retried`,
   );
   s.check('failing server (451 twice): sent on the third attempt, accepted once', of('flaky.test').every((d) => d.status === 'sent' && d.attempts === 3 && once(d)), JSON.stringify(of('flaky.test').map((d) => d.attempts)));
