@@ -44,7 +44,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       },
       // Only the path is logged: query strings can carry tokens (password links) and bodies carry secrets.
       serializers: {
-        req: (req) => ({ id: req.id, method: req.method, path: String(req.url).split('?')[0] }),
+        req: (req) => ({ id: req.id, method: req.method, path: String(req.url).split('?')[0].replace(/(\/push-tokens\/)[^/]+/, '$1[redacted]') }),
         res: (res) => ({ statusCode: res.statusCode }),
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
@@ -70,6 +70,11 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   // Confirmation links of external communication messages (outside /core/v1: opened by recipients' browsers).
   app.use('/c', confirmationRouter(services));
 
+  // API answers carry tokens and personal data: never cached by browsers or proxies.
+  app.use('/core', (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
   app.use(
     '/core',
     cors({

@@ -57,7 +57,20 @@ export function toApiError(error: unknown): ApiError {
     case 415:
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Unsupported media type' });
   }
+  if (isDatabaseUnavailable(error)) return new ApiError('SERVICE_UNAVAILABLE', { message: 'The service is briefly unavailable; try again', cause: error });
   return new ApiError('INTERNAL_SERVER_ERROR', { cause: error });
+}
+
+/** The database cannot be reached (down, restarting, connection lost): the client should retry, not report a bug. */
+function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) ||
+    code.startsWith('08') ||
+    /timeout exceeded when trying to connect|Connection terminated/i.test(message)
+  );
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {

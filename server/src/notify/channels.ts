@@ -35,7 +35,10 @@ export class SmtpEmailChannel implements Channel {
   private readonly transport: Transporter;
   constructor(smtpUrl: string, private readonly from: string, options: { timeoutMs?: number } = {}) {
     const timeout = options.timeoutMs ?? 15_000;
-    this.transport = nodemailer.createTransport(smtpUrl, {
+    // Timeouts belong to the transport (a URL plus options); given as the second argument they would only be
+    // message defaults, and a hung server could hold a send for nodemailer's default of minutes.
+    this.transport = nodemailer.createTransport({
+      url: smtpUrl,
       connectionTimeout: timeout,
       greetingTimeout: timeout,
       socketTimeout: timeout,

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
 import { ChannelDeliveryError, HttpProviderChannel, SmtpEmailChannel } from '../../src/notify/channels';
@@ -38,6 +38,17 @@ describe('email through SMTP', () => {
     expect(received[0].from).toBe('alarm@product.test');
     expect(received[0].data).toContain('Subject: Your code');
     expect(received[0].data).toContain('Your code is 123456');
+  });
+
+  test('gives up on a server that accepts the connection but never greets, after the timeout', async () => {
+    const silent = createNetServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const channel = new SmtpEmailChannel(`smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, 'alarm@product.test', { timeoutMs: 500 });
+    const started = Date.now();
+    await expect(channel.send({ to: 'a@b.test', subject: 's', body: 'b' })).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    channel.close();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
   });
 
   test('fails when no SMTP server answers', async () => {

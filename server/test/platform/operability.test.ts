@@ -82,3 +82,19 @@ describe('default avatars', () => {
     expect(res.body.subarray(1, 4).toString()).toBe('PNG');
   });
 });
+
+describe('caching and log hygiene', () => {
+  test('API answers are never cached', async () => {
+    const res = await request(ctx.app).post('/core/v1/sessions').set(v1).send({ grantType: 'password', email: 'nobody@example.test', password: 'x' });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  test('a device push token in the path is not logged', async () => {
+    const user = await insertUser(ctx.services);
+    const { accessToken } = await signIn(ctx.services, user.id);
+    await request(ctx.app).put('/core/v1/push-tokens/device-secret-token-123').set(v1).set('authorization', `Bearer ${accessToken}`).send({ type: 'ios', appVersion: '1.0' });
+    const log = ctx.logs.join('\n');
+    expect(log).toContain('/core/v1/push-tokens/[redacted]');
+    expect(log).not.toContain('device-secret-token-123');
+  });
+});
