@@ -9,6 +9,7 @@ import { Icon } from './icon';
 import { PasswordInput } from './password-input';
 import { Select } from './select';
 import { TextInput } from './text-input';
+import { EmailInput } from './email-input';
 
 const withI18n = (ui: ReactNode) => render(<I18nextProvider i18n={createTestI18n()}>{ui}</I18nextProvider>);
 
@@ -119,5 +120,18 @@ describe('Countdown', () => {
   test('useCountdown with a past or missing instant is zero', () => {
     expect(renderHook(() => useCountdown(Date.now() - 5000)).result.current).toBe(0);
     expect(renderHook(() => useCountdown(null)).result.current).toBe(0);
+  });
+});
+
+describe('EmailInput', () => {
+  test('is a labelled email field with the email keyboard, username autofill and no autocorrect', () => {
+    render(<EmailInput id="e" label="Email" value="" onChange={() => undefined} />);
+    const input = screen.getByLabelText('Email');
+    expect(input.getAttribute('type')).toBe('email');
+    expect(input.getAttribute('name')).toBe('email');
+    expect(input.getAttribute('inputmode')).toBe('email');
+    expect(input.getAttribute('autocomplete')).toBe('username');
+    expect(input.getAttribute('autocapitalize')).toBe('none');
+    expect(input.getAttribute('spellcheck')).toBe('false');
   });
 });

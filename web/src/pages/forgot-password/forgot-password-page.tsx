@@ -8,7 +8,7 @@ import { useFocusFirstError } from '../../app/use-focus-first-error';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Icon } from '../../components/icon';
-import { TextInput } from '../../components/text-input';
+import { EmailInput } from '../../components/email-input';
 import { config } from '../../config/config';
 import type { Message } from '../../i18n/failure-messages';
 import { useMessage } from '../../i18n/use-message';
@@ -60,14 +60,8 @@ export function ForgotPasswordPage() {
         <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="forgot-password-title">
           <p>{t('forgotPassword.description')}</p>
           {alert && <Alert>{translate(alert)}</Alert>}
-          <TextInput
+          <EmailInput
             id="email"
-            name="email"
-            type="email"
-            inputMode="email"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
             label={t('login.emailLabel')}
             placeholder={t('login.emailPlaceholder')}
             value={formik.values.email}

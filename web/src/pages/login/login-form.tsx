@@ -8,7 +8,7 @@ import { useFocusFirstError } from '../../app/use-focus-first-error';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { PasswordInput } from '../../components/password-input';
-import { TextInput } from '../../components/text-input';
+import { EmailInput } from '../../components/email-input';
 import { config } from '../../config/config';
 import { type Message, loginFailureMessage } from '../../i18n/failure-messages';
 import { useMessage } from '../../i18n/use-message';
@@ -80,14 +80,8 @@ export function LoginForm({ initialValues, onSeveralRegions, onNextStep, onSso }
         {t('login.title')}
       </h1>
       {alert && <Alert>{translate(alert)}</Alert>}
-      <TextInput
+      <EmailInput
         id={FIELD_IDS.email}
-        name="email"
-        type="email"
-        inputMode="email"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
         label={t('login.emailLabel')}
         placeholder={t('login.emailPlaceholder')}
         value={values.email}

@@ -8,7 +8,7 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Icon } from '../../components/icon';
 import { Select } from '../../components/select';
-import { TextInput } from '../../components/text-input';
+import { EmailInput } from '../../components/email-input';
 import { config } from '../../config/config';
 import { REGION_LABEL_KEYS } from '../../config/regions';
 import type { Message } from '../../i18n/failure-messages';
@@ -110,14 +110,8 @@ function SsoEmailForm({ initialEmail, onBack, onSeveralRegions }: SsoStepProps &
       </div>
       <p>{t('sso.description')}</p>
       {alert && <Alert>{translate(alert)}</Alert>}
-      <TextInput
+      <EmailInput
         id="sso-email"
-        name="email"
-        type="email"
-        inputMode="email"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
         label={t('sso.emailLabel')}
         placeholder={t('login.emailPlaceholder')}
         value={values.email}
