@@ -1,6 +1,10 @@
 // Stand-ins for the outbound providers, on 127.0.0.1: an SMTP server (smtp-server) and an HTTP provider API (SMS,
-// voice, push). Each records every delivery attempt with the idempotency key the region sent (X-Idempotency-Key
-// for email, idempotency-key for HTTP), and can be made slow or failing on purpose.
+// voice, push). Each records every attempt with the idempotency key the region sent (X-Idempotency-Key for email,
+// idempotency-key for HTTP), and can be made slow or failing on purpose. Like the real ones they deliver a
+// dispatch once however often it is sent: the HTTP provider answers a key it has already accepted with success
+// and does not deliver again; the SMTP server (standing in for the receiving mail system) accepts a repeated
+// Message-ID for a mailbox but delivers it once. Attempts are recorded as they arrive (`accepted`: at the provider
+// interface), deliveries after that dedupe (`delivered`).
 import { createRequire } from 'node:module';
 import http from 'node:http';
 import { freePort, sleep } from './region.mjs';
@@ -35,6 +39,13 @@ function rulesFor(behaviour, to) {
 function recorder() {
   const attempts = [];
   const perKey = new Map();
+  /** What the provider has delivered (its dedupe memory); null identities are never deduplicated. */
+  const seen = new Set();
+  const count = (filter) => {
+    const byKey = new Map();
+    for (const a of attempts) if (filter(a)) byKey.set(a.key, (byKey.get(a.key) ?? 0) + 1);
+    return byKey;
+  };
   return {
     attempts,
     next(key) {
@@ -42,25 +53,40 @@ function recorder() {
       perKey.set(key, n);
       return n;
     },
-    /** Accepted deliveries grouped by idempotency key. */
+    /** Whether an accepted message with this identity is delivered (true once per identity) or a repeat. */
+    deliver(identity) {
+      if (identity === null || identity === undefined) return true;
+      if (seen.has(identity)) return false;
+      seen.add(identity);
+      return true;
+    },
+    /** Accepted requests grouped by idempotency key: what arrived at the provider interface, repeats included. */
     accepted() {
-      const byKey = new Map();
-      for (const a of attempts) if (a.accepted) byKey.set(a.key, (byKey.get(a.key) ?? 0) + 1);
-      return byKey;
+      return count((a) => a.accepted);
+    },
+    /** Deliveries to the recipient grouped by idempotency key, after the provider's dedupe. */
+    delivered() {
+      return count((a) => a.delivered);
     },
     summary() {
-      const byKey = this.accepted();
+      const accepted = this.accepted();
+      const delivered = this.delivered();
+      const sum = (m) => [...m.values()].reduce((s, n) => s + n, 0);
       return {
         attempts: attempts.length,
-        accepted: [...byKey.values()].reduce((s, n) => s + n, 0),
-        uniqueKeys: byKey.size,
-        keysAcceptedTwice: [...byKey.values()].filter((n) => n > 1).length,
+        accepted: sum(accepted),
+        delivered: sum(delivered),
+        uniqueKeys: accepted.size,
+        keysAcceptedTwice: [...accepted.entries()].filter(([k, n]) => k !== null && n > 1).length,
+        keysDeliveredTwice: [...delivered.entries()].filter(([k, n]) => k !== null && n > 1).length,
         refused: attempts.filter((a) => !a.accepted).length,
       };
     },
+    /** Forgets the attempts and the dedupe memory: a fresh provider account. */
     clear() {
       attempts.length = 0;
       perKey.clear();
+      seen.clear();
     },
   };
 }
@@ -89,7 +115,9 @@ export async function startSmtpSink() {
       stream.on('end', async () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const head = raw.split(/\r?\n\r?\n/)[0];
-        const key = /^x-idempotency-key:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? null;
+        const header = (name) => new RegExp(`^${name}:\\s*(.+)$`, 'im').exec(head)?.[1]?.trim() ?? null;
+        const key = header('x-idempotency-key');
+        const messageId = header('message-id');
         const to = session.envelope.rcptTo.map((r) => r.address).join(',');
         const attempt = log.next(key);
         const rules = rulesFor(behaviour, to);
@@ -101,8 +129,10 @@ export async function startSmtpSink() {
           error.responseCode = 451;
           return callback(error);
         }
-        log.attempts.push({ key, to, at: Date.now(), accepted: true, subject: /^subject:\s*(.*)$/im.exec(head)?.[1] ?? '' });
-        callback(null, 'queued');
+        // A mail system keeps one copy of a Message-ID per mailbox: a repeat is accepted, not delivered again.
+        const delivered = log.deliver(messageId === null ? null : `${to}\n${messageId}`);
+        log.attempts.push({ key, messageId, to, at: Date.now(), accepted: true, delivered, subject: header('subject') ?? '' });
+        callback(null, delivered ? 'queued' : 'queued (duplicate Message-ID, not delivered again)');
       });
     },
   });
@@ -136,9 +166,11 @@ export async function startHttpSink() {
       if (attempt === 1 && rules.firstAttemptDelayMs) await sleep(rules.firstAttemptDelayMs);
       if (rules.delayMs) await sleep(rules.delayMs);
       const refuse = rules.down || attempt <= rules.failFirstAttempts || rules.failAlways.has(message.to) || rules.rejectRecipient;
-      log.attempts.push({ key, to: message.to, channel, at: Date.now(), accepted: !refuse, text: message.text });
+      // An idempotency key already accepted answers success and is not delivered again (the provider contract).
+      const delivered = !refuse && log.deliver(key === null ? null : `${channel}\n${key}`);
+      log.attempts.push({ key, to: message.to, channel, at: Date.now(), accepted: !refuse, delivered, text: message.text });
       if (refuse) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"accepted"}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(delivered ? '{"status":"accepted"}' : '{"status":"duplicate"}');
     });
   });
   server.keepAliveTimeout = 5_000;

@@ -1,23 +1,26 @@
 // `kill -9` in the middle of a fan-out, on PostgreSQL: a worker process delivers a message to 10,000 recipients
 // (20,000 dispatches) and is killed without warning; a new instance takes over once the lease has run out.
-// Counts what reached the channel adapters: nothing may be lost; repeats are bounded by the sends in flight at the
-// kill (each carries the same idempotency key, so a provider that honours it delivers it once).
+// The channel adapters are replaced by a recording model of the providers (RecordingProvider in
+// crisis-kill-worker.ts): every request is recorded, and a repeated idempotency key is answered without a second
+// delivery, as the providers must (docs/decisions.md, "Dispatches"). Reports what was delivered once after that
+// dedupe and how many requests were repeated with the same key (the sends in flight at the kill). Exits 1 if any
+// dispatch was never delivered, or any key or address was delivered twice after the dedupe.
 // Run: BENCH_DATABASE_URL=postgres://… node --import tsx server/bench/crisis-kill.ts
 import { fork } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { buildServices } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
+import { dispatchIdempotencyKey } from '../src/jobs/deliveries';
 import { createLogger } from '../src/logger';
 import { sendCecMessage } from '../src/modules/external-communication/external-communication.service';
-import { recordingChannel } from './crisis-kill-worker';
+import { readRequests, RecordingProvider } from './crisis-kill-worker';
 
 const url = process.env.BENCH_DATABASE_URL;
 const recipients = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const sentFile = join(tmpdir(), `crisis-kill-${process.pid}.txt`);
-const lines = () => (existsSync(sentFile) ? readFileSync(sentFile, 'utf8').split('\n').filter(Boolean) : []);
 
 async function main() {
   if (!url) throw new Error('BENCH_DATABASE_URL is required (a kill -9 test needs a database outside the process)');
@@ -40,26 +43,49 @@ async function main() {
 
   const child = fork(join(__dirname, 'crisis-kill-worker.ts'), [], { env: { ...process.env, DATABASE_URL: url, SENT_FILE: sentFile }, execArgv: ['--import', 'tsx'], stdio: 'inherit' });
   const total = 2 * recipients;
-  while (lines().length < total / 3) await new Promise((r) => setTimeout(r, 20));
+  while (readRequests(sentFile).length < total / 3) await new Promise((r) => setTimeout(r, 20));
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
-  const atKill = lines().length;
+  const atKill = readRequests(sentFile).length;
   const states = await db.selectFrom('dispatches').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+  const sendingAtKill = Number(states.find((s) => s.status === 'sending')?.n ?? 0);
   console.log(`killed after ${atKill} of ${total} sends; dispatch states then: ${states.map((s) => `${s.status} ${s.n}`).join(', ')}`);
 
   // A new instance, its clock past the dead worker's lease (30 s), finishes the fan-out.
   const later = () => new Date(Date.now() + 31_000);
   const restarted = await buildServices(config, { logger: createLogger('warn'), now: later });
-  Object.assign(restarted.notifier, { email: recordingChannel('email', sentFile), sms: recordingChannel('sms', sentFile) });
+  const provider = new RecordingProvider(sentFile);
+  Object.assign(restarted.notifier, { email: provider.channel('email'), sms: provider.channel('sms') });
   await restarted.jobs.runDueJobs();
-  const all = lines();
-  const unique = new Set(all);
-  const sent = await db.selectFrom('dispatches').select((eb) => eb.fn.countAll<number>().as('n')).where('message_id', '=', message.id).where('status', '=', 'sent').executeTakeFirstOrThrow();
-  console.log(`after restart: ${unique.size} of ${total} dispatches reached the adapters (lost ${total - unique.size}), ${all.length - unique.size} repeated (sends in flight at the kill), ${sent.n} recorded sent`);
+
+  const requests = readRequests(sentFile);
+  const rows = await db.selectFrom('dispatches').select(['id', 'status']).where('source', '=', 'cec').where('message_id', '=', message.id).execute();
+  const expected = new Set(rows.map((d) => dispatchIdempotencyKey(config.region, d.id)));
+  const count = (list: string[]) => list.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>());
+  const deliveredByKey = count(requests.filter((r) => r.delivered).map((r) => r.key));
+  const deliveredByAddress = count(requests.filter((r) => r.delivered).map((r) => `${r.channel} ${r.to}`));
+  const keysByAddress = new Map<string, Set<string>>();
+  for (const r of requests) keysByAddress.set(`${r.channel} ${r.to}`, (keysByAddress.get(`${r.channel} ${r.to}`) ?? new Set()).add(r.key));
+  const once = [...expected].filter((k) => deliveredByKey.get(k) === 1).length;
+  const missing = [...expected].filter((k) => !deliveredByKey.has(k)).length;
+  const keysTwice = [...deliveredByKey.values()].filter((n) => n > 1).length;
+  const addressesTwice = [...deliveredByAddress.values()].filter((n) => n > 1).length;
+  const foreign = [...deliveredByKey.keys()].filter((k) => !expected.has(k)).length;
+  const repeated = requests.length - count(requests.map((r) => r.key)).size;
+  const sameKey = [...keysByAddress.values()].every((keys) => keys.size === 1 && !keys.has(''));
+  const sent = rows.filter((d) => d.status === 'sent').length;
+  console.log(
+    `after restart: ${once} of ${total} dispatches delivered once after the provider's dedupe ` +
+      `(missing ${missing}, keys delivered twice ${keysTwice}, addresses delivered twice ${addressesTwice}, unknown keys ${foreign}); ${sent} recorded sent`,
+  );
+  console.log(
+    `requests repeated at the provider interface with the same key: ${repeated} of ${requests.length} ` +
+      `(≤ ${sendingAtKill} claimed 'sending' at the kill: ${repeated <= sendingAtKill ? 'yes' : 'NO'}; one key per address: ${sameKey ? 'yes' : 'NO'})`,
+  );
   rmSync(sentFile, { force: true });
   await restarted.database.close();
   await services.database.close();
-  if (unique.size !== total) process.exit(1);
+  if (rows.length !== total || missing > 0 || keysTwice > 0 || addressesTwice > 0 || foreign > 0 || !sameKey) process.exit(1);
 }
 
 main().catch((error) => {

@@ -2,8 +2,8 @@
 // batch is claimed by writing 'sending' with the job's claim, sent concurrently, and each outcome written as it
 // returns: 'sent', queued again with backoff, or 'failed' after the last attempt. A row already 'sent' is never
 // claimed again; a row left 'sending' by an older claim (its worker stopped mid-send) is claimed again: delivery is
-// at least once, with the dispatch id as the providers' idempotency key so a provider that honours it drops the
-// repeat.
+// at least once at the provider interface, every attempt of a dispatch carrying the same identity (see
+// dispatchIdempotencyKey), which the provider or the receiving mail system uses to deliver it once.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import type { DispatchChannel, DispatchSource } from '../db/types';
@@ -14,6 +14,15 @@ import { OutcomeRecorder } from './outcome-recorder';
 import type { JobContext, JobResult } from './scheduler';
 
 export { dispatchPolicy, dispatchRetryDelayMs } from './dispatch-policy';
+
+/**
+ * The identity every attempt of one dispatch carries: `idempotency-key` for HTTP providers, `X-Idempotency-Key` and
+ * the Message-ID for email. The same on every retry (so the provider delivers a repeat once) and unique across the
+ * regions that share a provider account (each region numbers its dispatches in its own database).
+ */
+export function dispatchIdempotencyKey(region: string, dispatchId: number): string {
+  return `${region}.dispatch-${dispatchId}`;
+}
 
 export interface ClaimedDispatch {
   id: number;
@@ -81,8 +90,9 @@ export async function deliverDispatches(
     const recorder = new OutcomeRecorder(db, ctx);
     await mapLimit(batch, dispatchPolicy.concurrency, async (dispatch) => {
       let error: string | null = null;
+      const idempotencyKey = dispatchIdempotencyKey(services.config.region, dispatch.id);
       try {
-        await services.notifier[dispatch.channel].send({ ...message.render(dispatch), to: dispatch.sent_to, idempotencyKey: `dispatch-${dispatch.id}` });
+        await services.notifier[dispatch.channel].send({ ...message.render(dispatch), to: dispatch.sent_to, idempotencyKey });
       } catch (e) {
         error = e instanceof Error ? e.message : String(e);
       }

@@ -1,5 +1,6 @@
 // One interface per outbound channel. Production sends for real (SMTP, HTTP provider APIs); development keeps
 // every message in the database outbox so a developer can read codes and links at GET /dev/outbox.
+import { createHash } from 'node:crypto';
 import nodemailer, { type Transporter, type TransportOptions } from 'nodemailer';
 import type { Db } from '../db/database';
 
@@ -11,7 +12,11 @@ export interface OutgoingMessage {
   body: string;
   /** Display name (email) or sender id (SMS, voice, push) instead of the configured default. */
   sender?: string;
-  /** Stable per delivery, so a provider that honours it drops a repeat after a retry. */
+  /**
+   * Stable per delivery (every attempt of it carries the same one): `idempotency-key` for HTTP providers, which
+   * must answer a repeat with success without delivering again; for email `X-Idempotency-Key` and a Message-ID
+   * derived from it, so a repeat is the same message to the mail systems.
+   */
   idempotencyKey?: string;
 }
 
@@ -50,12 +55,28 @@ export class SmtpEmailChannel implements Channel {
       to: message.to,
       subject: message.subject ?? '',
       text: message.body,
-      ...(message.idempotencyKey ? { headers: { 'X-Idempotency-Key': message.idempotencyKey } } : {}),
+      // Without a key (one-time codes and the like) nodemailer makes a random Message-ID.
+      ...(message.idempotencyKey
+        ? { messageId: stableMessageId(message.idempotencyKey, this.from), headers: { 'X-Idempotency-Key': message.idempotencyKey } }
+        : {}),
     });
   }
   close(): void {
     this.transport.close();
   }
+}
+
+const dotAtom = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+
+/**
+ * The Message-ID of an email with an idempotency key: `<key@domain of the sender address>`, the same for every
+ * attempt, so a repeat after a crash or a timeout is the same message and mail systems keep one copy. A key that
+ * cannot stand in a Message-ID as it is (RFC 5322 dot-atom) is replaced by its SHA-256, which is just as stable.
+ */
+export function stableMessageId(idempotencyKey: string, from: string): string {
+  const domain = /@([^@\s<>]+)>?\s*$/.exec(from)?.[1];
+  const left = dotAtom.test(idempotencyKey) ? idempotencyKey : createHash('sha256').update(idempotencyKey).digest('hex');
+  return `<${left}@${domain && dotAtom.test(domain) ? domain : 'localhost'}>`;
 }
 
 export class ChannelDeliveryError extends Error {
@@ -65,7 +86,11 @@ export class ChannelDeliveryError extends Error {
   }
 }
 
-/** SMS, voice and push go through an HTTP provider API: JSON POST with a bearer token. */
+/**
+ * SMS, voice and push go through an HTTP provider API: JSON POST with a bearer token and, for dispatches, an
+ * `idempotency-key` header. The provider must honour it: a key it has accepted within the last 24 h answers success
+ * without delivering again (a repeat comes after a crash or a timeout between its answer and our record of it).
+ */
 export class HttpProviderChannel implements Channel {
   constructor(
     readonly name: ChannelName,

@@ -189,6 +189,9 @@ describe('several instances', () => {
     const all = channels.flatMap((c) => [...c.email.sent, ...c.sms.sent]);
     expect(all).toHaveLength(6 * 6);
     expect(new Set(all.map((m) => m.idempotencyKey)).size).toBe(36);
+    // Each carries its dispatch's identity, qualified by the region (regions may share a provider account).
+    const rows = (await Promise.all(ids.map((id) => dispatchesOf(ctx.services, 'cec', id)))).flat();
+    expect(new Set(all.map((m) => m.idempotencyKey))).toEqual(new Set(rows.map((d) => `${ctx.config.region}.dispatch-${d.id}`)));
     for (const id of ids) expect((await dispatchesOf(ctx.services, 'cec', id)).every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true);
   });
 
@@ -208,8 +211,10 @@ describe('several instances', () => {
     let release!: () => void;
     const hang = new Promise<void>((resolve) => (release = resolve));
     const send2 = stalledChannels.sms.send.bind(stalledChannels.sms);
+    let inFlightKey: string | undefined;
     stalledChannels.sms.send = async (m) => {
       if (m.to === '+46700000011') {
+        inFlightKey = m.idempotencyKey;
         await hang;
         throw new Error('killed');
       }
@@ -233,6 +238,9 @@ describe('several instances', () => {
     expect(delivered).toHaveLength(6);
     expect(new Set(delivered.map((m) => `${m.to}`)).size).toBe(6);
     expect(nextChannels.sms.sent.map((m) => m.to)).toContain('+46700000011');
+    // The send the stalled instance had in flight is repeated with the same key, so the provider delivers it once.
+    expect(inFlightKey).toMatch(/\.dispatch-\d+$/);
+    expect(nextChannels.sms.sent.find((m) => m.to === '+46700000011')?.idempotencyKey).toBe(inFlightKey);
     expect((await dispatchesOf(ctx.services, 'cec', id)).every((d) => d.status === 'sent')).toBe(true);
   });
 });
