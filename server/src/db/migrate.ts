@@ -5,6 +5,8 @@ import * as organisation from './migrations/2026-11-22T1100-organisation';
 import * as crisisCommunication from './migrations/2026-11-22T1200-crisis-communication';
 import * as enterpriseIdentity from './migrations/2026-11-22T1300-enterprise-identity';
 import * as groupNameSearch from './migrations/2026-11-22T1400-group-name-search';
+import * as groupNameFolded from './migrations/2026-11-22T1500-group-name-folded';
+import * as credentialProofBinding from './migrations/2026-11-22T1510-credential-proof-binding';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +16,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1200-crisis-communication': crisisCommunication,
   '2026-11-22T1300-enterprise-identity': enterpriseIdentity,
   '2026-11-22T1400-group-name-search': groupNameSearch,
+  '2026-11-22T1500-group-name-folded': groupNameFolded,
+  '2026-11-22T1510-credential-proof-binding': credentialProofBinding,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

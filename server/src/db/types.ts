@@ -1,5 +1,5 @@
 // Row types of the tables, as Kysely sees them. Migrations own the DDL; keep the two in step.
-import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways, JSONColumnType } from 'kysely';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -111,6 +111,8 @@ export interface ThrottlesTable {
 
 export interface VerifiedCredentialsTable {
   key: string;
+  /** HMAC of the user id and the stored password hash the proof was made against. */
+  binding: string;
   expires_at: Timestamp;
 }
 
@@ -150,6 +152,8 @@ export interface GroupsTable {
   tenant_id: number;
   account_id: number;
   name: string;
+  /** lower(name), kept by the database (generated column): what `name[match]` and list order compare. */
+  name_folded: GeneratedAlways<string>;
   type: ColumnType<GroupType, GroupType | undefined, GroupType>;
   /** Image URL template with `{size}` (small, medium, large); null when the group has no image. */
   image_url: string | null;

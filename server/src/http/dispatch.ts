@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Services } from '../services';
-import { authenticate, authorizeTenant, type AuthContext } from './auth';
+import { authenticate, type AuthContext } from './auth';
 import type { HandlerContext, HandlerMap, OperationId } from './operations';
 import type { OperationInfo } from './spec';
 import { authenticateScimKey } from '../modules/scim/scim-auth';
@@ -20,8 +20,10 @@ export function dispatch(handlers: HandlerMap, operations: Map<string, Operation
     try {
       let auth: AuthContext | null = null;
       let tenantId: number | null = null;
-      if (info.security.includes('accessToken')) auth = await authenticate(req, services, operationId);
-      if (info.tenantScoped && auth) tenantId = await authorizeTenant(req, services, auth);
+      if (info.security.includes('accessToken')) {
+        const { tenantId: tenant, ...context } = await authenticate(req, services, operationId, info.tenantScoped);
+        [auth, tenantId] = [context, tenant];
+      }
       // SCIM: the tenant's api key is the only credential, and it names the tenant.
       if (info.security.includes('scimApiKey')) tenantId = await authenticateScimKey(req, services);
       const result = await handler({

@@ -1,9 +1,12 @@
 // Password checks for probes and sign-in. The sign-in flow checks the same password twice (probe, then
-// session); a successful check leaves a one-time proof, valid for a minute, so the second check does not pay
-// argon2 again. The proof is an HMAC under the server's secret key of user, stored hash and password: without
-// the key it reveals nothing, it dies with a password change, and it is deleted on first use.
+// session); a successful probe leaves a one-time proof, valid for a minute, so the session does not pay argon2
+// again. The proof is found by an HMAC under the server's secret key of the identity hash and the password, so
+// the session can claim it in the same statement that reads the account (one round trip), and it is bound to
+// the account as it was when the password was verified (an HMAC of the user id and the stored hash): a password
+// changed in between makes it worthless. Without the key it reveals nothing; it is deleted on first use.
+import { sql } from 'kysely';
 import type { Services } from '../services';
-import { keyedHash } from './hashing';
+import { keyedHash, safeEqual } from './hashing';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
 
 const proofLifetimeMs = 60_000;
@@ -17,39 +20,44 @@ export interface Candidate {
   password_hash: string | null;
 }
 
-const proofKey = (services: Services, user: Candidate, password: string) =>
-  keyedHash(services.secretKey, `credential-proof\0${user.id}\0${user.password_hash}\0${password}`);
+/** A proof claimed (and deleted) by `claimProof`. */
+export interface ClaimedProof {
+  binding: string;
+  expires_at: string | Date;
+}
+
+const proofKey = (services: Services, emailHash: string, password: string) => keyedHash(services.secretKey, `credential-proof\0${emailHash}\0${password}`);
+const proofBinding = (services: Services, user: Candidate) => keyedHash(services.secretKey, `credential-binding\0${user.id}\0${user.password_hash}`);
+
+/** Deletes the proof for these credentials, answering it (for `checkPassword`'s `proof`); a query to run alongside others. */
+export const claimProof = (services: Services, emailHash: string, password: string) =>
+  sql`delete from verified_credentials where key = ${proofKey(services, emailHash, password)} returning binding, expires_at`;
 
 /**
  * True when `password` is the user's. Unknown users and users without a password take the same time and
- * answer false. `leaveProof` records a one-time proof; `useProof` accepts one instead of argon2.
+ * answer false. `leaveProof` (the identity hash) records a one-time proof; a valid `proof` is accepted instead
+ * of argon2.
  */
 export async function checkPassword(
   services: Services,
   user: Candidate | undefined,
   password: string,
-  options: { leaveProof?: boolean; useProof?: boolean } = {},
+  options: { leaveProof?: string; proof?: ClaimedProof | null } = {},
 ): Promise<boolean> {
   if (!user?.password_hash) {
     await verifyPassword(await dummy(), password);
     return false;
   }
-  const key = proofKey(services, user, password);
-  if (options.useProof) {
-    const proof = await services.db
-      .deleteFrom('verified_credentials')
-      .where('key', '=', key)
-      .where('expires_at', '>', services.now())
-      .returning('key')
-      .executeTakeFirst();
-    if (proof) return true;
-  }
+  const { proof } = options;
+  if (proof && new Date(proof.expires_at) > services.now() && safeEqual(proof.binding, proofBinding(services, user))) return true;
   const ok = await verifyPassword(user.password_hash, password);
   if (ok && options.leaveProof) {
+    const expiresAt = new Date(services.now().getTime() + proofLifetimeMs);
+    const binding = proofBinding(services, user);
     await services.db
       .insertInto('verified_credentials')
-      .values({ key, expires_at: new Date(services.now().getTime() + proofLifetimeMs) })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ expires_at: new Date(services.now().getTime() + proofLifetimeMs) }))
+      .values({ key: proofKey(services, options.leaveProof, password), binding, expires_at: expiresAt })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ binding, expires_at: expiresAt }))
       .execute();
   }
   if (ok && needsRehash(user.password_hash)) {

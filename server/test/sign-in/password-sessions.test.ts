@@ -115,6 +115,47 @@ describe('POST /core/v1/sessions (grantType password)', () => {
     spy.mockRestore();
   });
 
+  const probe = (email: string, password: string, ip: string) =>
+    request(ctx.app).post(`/core/v1/probes/hash/${emailHash(email)}`).set(v1).set('x-forwarded-for', ip).send({ password });
+
+  test('a proof is worthless once the password changed: the old password no longer signs in', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    expect((await probe(user.email, goodPassword, '10.0.7.1')).body.available).toBe(true);
+    const newHash = await argon2.hash('Another-Password-2!', { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    await ctx.services.db.updateTable('users').set({ password_hash: newHash }).where('id', '=', user.id).execute();
+    const spy = jest.spyOn(argon2, 'verify');
+    expect((await login(user.email, goodPassword, '10.0.7.1')).status).toBe(401);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+    // The proof was claimed by that attempt: it is gone.
+    expect(await ctx.services.db.selectFrom('verified_credentials').selectAll().execute()).toEqual([]);
+  });
+
+  test('a proof lasts a minute: after that the sign-in verifies the password again', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    expect((await probe(user.email, goodPassword, '10.0.8.1')).body.available).toBe(true);
+    clock.advance(61_000);
+    const spy = jest.spyOn(argon2, 'verify');
+    expect((await login(user.email, goodPassword, '10.0.8.1')).status).toBe(201);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+
+  test('a proof does not get past a lockout, and a proof of one account does not sign in another', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    const other = await insertUserWithPassword(ctx.services);
+    expect((await probe(user.email, goodPassword, '10.0.9.1')).body.available).toBe(true);
+    const spy = jest.spyOn(argon2, 'verify');
+    // Same password, another account: its own argon2 verify decides.
+    expect((await login(other.email, goodPassword, '10.0.9.2')).status).toBe(201);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+    for (let i = 0; i < 6; i++) await login(user.email, 'Wrong-Password-1!', `10.0.9.${10 + i}`);
+    const locked = await login(user.email, goodPassword, '10.0.9.1');
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.code).toBe('TOO_MANY_REQUESTS');
+  });
+
   test('a probe with a wrong password leaves no proof', async () => {
     const user = await insertUserWithPassword(ctx.services);
     await request(ctx.app).post(`/core/v1/probes/hash/${emailHash(user.email)}`).set(v1).set('x-forwarded-for', '10.0.6.1').send({ password: 'Wrong-Password-1!' });

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import type { GroupFunction } from '../../db/types';
 import { containsPattern, type PageParams } from '../tenants/paging';
 import { userColumns } from '../users/user-view';
-import { visibleGroups, type Viewer } from './group-visibility';
+import { visibleGroupKeys, visibleGroups, type Viewer } from './group-visibility';
 
 export interface GroupFilters {
   functions?: GroupFunction[];
@@ -12,43 +12,54 @@ export interface GroupFilters {
   memberUserId?: number;
 }
 
-function filteredGroups(db: Db, viewer: Viewer, filters: GroupFilters) {
-  let query = visibleGroups(db, viewer);
+/** The keys (id, name_folded) of the groups the viewer may see that pass the filters, as `g`. */
+function filteredGroupKeys(db: Db, viewer: Viewer, filters: GroupFilters) {
+  let query = visibleGroupKeys(db, viewer);
   const { functions, nameContains, minMembers, memberUserId } = filters;
   if (functions?.length) {
     query = query.where((eb) =>
       eb.exists(eb.selectFrom('group_functions as gf').select('gf.group_id').whereRef('gf.group_id', '=', 'g.id').where('gf.function', 'in', functions)),
     );
   }
-  if (nameContains !== undefined) query = query.where('g.name', 'ilike', containsPattern(nameContains));
-  if (minMembers !== undefined) query = query.where('g.members_count', '>=', minMembers);
+  // The pattern is folded by the database's own lower(), the function that folded the stored names.
+  if (nameContains !== undefined) query = query.where('g.name_folded', 'like', sql<string>`lower(${containsPattern(nameContains)})`);
+  if (minMembers !== undefined) {
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('groups as mg').select('mg.id').whereRef('mg.id', '=', 'g.id').where('mg.members_count', '>=', minMembers)),
+    );
+  }
   if (memberUserId !== undefined) {
     query = query.where((eb) =>
       eb.exists(eb.selectFrom('group_members as fm').select('fm.user_id').whereRef('fm.group_id', '=', 'g.id').where('fm.user_id', '=', memberUserId)),
     );
   }
-  return query;
+  return query.select(['g.id', 'g.name_folded']);
 }
 
 const groupColumns = ['g.id', 'g.name', 'g.type', 'g.members_count', 'g.image_url', 'a.id as account_id', 'a.name as account_name', 'a.tenant_id as account_tenant_id'] as const;
 
-/** A page of groups, each row carrying the total of the whole list (one scan for both). */
+/**
+ * A page of groups, each row carrying the total of the whole list. The matching keys are found (and counted)
+ * from the index; only the page's rows are read from the table.
+ */
 export async function selectGroups(db: Db, viewer: Viewer, filters: GroupFilters, page: PageParams) {
-  return filteredGroups(db, viewer, filters)
+  return db
+    .with('hits', () => filteredGroupKeys(db, viewer, filters))
+    .selectFrom((qb) => qb.selectFrom('hits').select(['hits.id', 'hits.name_folded']).orderBy('hits.name_folded').orderBy('hits.id').limit(page.limit).offset(page.offset).as('page'))
+    .innerJoin('groups as g', 'g.id', 'page.id')
     .innerJoin('accounts as a', 'a.id', 'g.account_id')
     .select(groupColumns)
-    .select(sql<string>`count(*) over ()`.as('total_count'))
-    .orderBy(sql`lower(g.name)`)
-    .orderBy('g.id')
-    .limit(page.limit)
-    .offset(page.offset)
+    .select(sql<string>`(select count(*) from hits)`.as('total_count'))
+    .orderBy('page.name_folded')
+    .orderBy('page.id')
     .execute();
 }
 
 export type GroupRow = Omit<Awaited<ReturnType<typeof selectGroups>>[number], 'total_count'>;
 
 export async function countGroups(db: Db, viewer: Viewer, filters: GroupFilters): Promise<number> {
-  const row = await filteredGroups(db, viewer, filters)
+  const row = await db
+    .selectFrom(filteredGroupKeys(db, viewer, filters).as('hits'))
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);

@@ -3,18 +3,25 @@ import { checkPassword } from '../../security/credentials';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
 import { clientAddress } from '../sessions/sessions.handlers';
-import { findUserByEmailHash } from '../sessions/sessions.repository';
-import { assertLoginAllowed, recordLoginFailure } from '../sessions/sessions.service';
+import { accountByEmailHash, type SignInAccount } from '../sessions/sessions.repository';
+import { loginLockoutKeys, recordLoginFailure } from '../sessions/sessions.service';
 
 /**
  * Is there an account with this identity hash here, and is this its password? Unknown hash and wrong password
  * answer the same after the same work; failures count towards the same lockouts as sign-in.
  */
 export async function probeHash(services: Services, input: { hash: string; password: string; ip: string }) {
-  await services.throttle.consume([`probe:address:${input.ip}`, policies.probePerAddress], [`probe:hash:${input.hash}`, policies.probePerHash]);
-  await assertLoginAllowed(services, input.hash, input.ip);
-  const user = await findUserByEmailHash(services.db, input.hash);
-  const available = await checkPassword(services, user, input.password, { leaveProof: true });
+  // Rate limits, lockouts and the account in one round trip.
+  const { alongside } = await services.throttle.guard({
+    consume: [
+      [`probe:address:${input.ip}`, policies.probePerAddress],
+      [`probe:hash:${input.hash}`, policies.probePerHash],
+    ],
+    lockoutKeys: loginLockoutKeys(input.hash, input.ip),
+    alongside: { account: accountByEmailHash(services.db, input.hash) },
+  });
+  const user = (alongside.account as SignInAccount | null) ?? undefined;
+  const available = await checkPassword(services, user, input.password, { leaveProof: input.hash });
   // A wrong password counts against the identity hash and the address. "No account here" counts only against
   // the hash (so lockouts look the same whether or not the account exists): the sign-in app probes every
   // region, and one office's logins must not lock that office out of the regions its accounts do not live in.

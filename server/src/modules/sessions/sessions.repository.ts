@@ -4,14 +4,16 @@ import type { Database } from '../../db/types';
 type Executor = Kysely<Database> | Transaction<Database>;
 export type Factors = Record<string, 'verified' | 'unverified'>;
 
-export const findUserByEmailHash = (db: Executor, emailHash: string) =>
+/** The account that signs in with this identity hash, as a query (to run alongside others: see Throttle.guard). */
+export const accountByEmailHash = (db: Executor, emailHash: string) =>
   db
     .selectFrom('users')
     .select(['id', 'email', 'password_hash', 'phone_primary', 'otp_email_enabled', 'otp_sms_enabled'])
     .where('email_hash', '=', emailHash)
     // A user deactivated by every tenant's directory (SCIM) is no account for sign-in or probes.
-    .where('deactivated_at', 'is', null)
-    .executeTakeFirst();
+    .where('deactivated_at', 'is', null);
+
+export type SignInAccount = NonNullable<Awaited<ReturnType<ReturnType<typeof accountByEmailHash>['executeTakeFirst']>>>;
 
 export const findUserById = (db: Executor, id: number) =>
   db.selectFrom('users').select(['id', 'email', 'name', 'phone_primary', 'password_hash']).where('id', '=', id).executeTakeFirst();

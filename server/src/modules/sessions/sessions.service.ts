@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../errors';
-import { checkPassword } from '../../security/credentials';
+import { checkPassword, claimProof, type ClaimedProof } from '../../security/credentials';
 import { emailHash, keyedHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
@@ -8,13 +8,14 @@ import {
   deleteOldRefreshTokens,
   findRefreshToken,
   findSessionForUpdate,
-  findUserByEmailHash,
+  accountByEmailHash,
   insertSessionWithToken,
   revokeSessions,
   supersedeRefreshTokens,
   touchLastAccess,
   updateSession,
   type Factors,
+  type SignInAccount,
 } from './sessions.repository';
 import { hashRefreshToken, issueTokens, newRefreshToken, refreshGraceMs, refreshTokenPrefix, sessionLifetimeMs, type SessionBody } from './tokens';
 
@@ -37,9 +38,13 @@ export async function startSession(services: Services, userId: number, factors: 
  */
 export async function createPasswordSession(services: Services, input: { email: string; password: string; ip: string }): Promise<SessionBody> {
   const hash = emailHash(input.email);
-  const onRecord = await services.throttle.assertNotBlocked(accountKey(hash), addressKey(input.ip));
-  const user = await findUserByEmailHash(services.db, hash);
-  const ok = await checkPassword(services, user, input.password, { useProof: true });
+  // Lockouts, the account and the probe's one-time proof (claimed, so deleted) in one round trip.
+  const { onRecord, alongside } = await services.throttle.guard({
+    lockoutKeys: loginLockoutKeys(hash, input.ip),
+    alongside: { account: accountByEmailHash(services.db, hash), proof: claimProof(services, hash, input.password) },
+  });
+  const user = (alongside.account as SignInAccount | null) ?? undefined;
+  const ok = await checkPassword(services, user, input.password, { proof: alongside.proof as ClaimedProof | null });
   if (!ok || !user) {
     await recordLoginFailure(services, hash, input.ip);
     throw new ApiError('INVALID_CREDENTIALS', { message: 'Email or password is incorrect' });
@@ -56,8 +61,11 @@ export async function recordLoginFailure(services: Services, hash: string | null
   if (ip) await services.throttle.recordFailure(addressKey(ip), policies.loginPerAddress);
 }
 
+/** The lockouts a sign-in or probe with this identity hash (if any) from this address must respect. */
+export const loginLockoutKeys = (hash: string | null, ip: string) => [...(hash ? [accountKey(hash)] : []), addressKey(ip)];
+
 export async function assertLoginAllowed(services: Services, hash: string | null, ip: string): Promise<Set<string>> {
-  return services.throttle.assertNotBlocked(...(hash ? [accountKey(hash)] : []), addressKey(ip));
+  return services.throttle.assertNotBlocked(...loginLockoutKeys(hash, ip));
 }
 
 /** A coAlert code signs in as the code's user, verified by the code, as often as its usage limit allows. */
