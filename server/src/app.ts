@@ -11,6 +11,7 @@ import { dispatch } from './http/dispatch';
 import { errorHandler, notFound } from './http/error-handler';
 import { literalBracketParams } from './http/literal-bracket-params';
 import { rejectNulCharacters } from './http/reject-nul';
+import { cacheRouteMatchers } from './http/route-matcher-cache';
 import type { HandlerMap } from './http/operations';
 import { contractView, docsPath } from './http/spec';
 import { handlers as defaultHandlers } from './modules/registry';
@@ -28,8 +29,11 @@ const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 export function createApp(services: Services, options: AppOptions = {}): Express {
   const { config, logger } = services;
   const contract = contractView();
+  cacheRouteMatchers();
   const app = express();
   app.disable('x-powered-by');
+  // API answers are no-store: an ETag (a SHA-1 of every body) would only cost time.
+  app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 

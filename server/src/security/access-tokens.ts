@@ -38,18 +38,42 @@ export class AccessTokens {
       .sign(this.signingKey);
   }
 
+  /**
+   * Tokens already verified, until they expire: a client sends the same token with every call for its 15
+   * minutes, and the signature check is the dearest step of authenticating a call. Only successful checks are
+   * kept; the session behind the token is still looked up on every request, so a revoked session ends at once.
+   * The verification keys only change with a restart, which empties this.
+   */
+  private readonly verified = new Map<string, AccessTokenClaims & { expiresAt: number }>();
+  private static readonly verifiedLimit = 10_000;
+  private static readonly clockToleranceSeconds = 5;
+
   async verify(token: string): Promise<AccessTokenClaims> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (Date.now() < known.expiresAt) return { userId: known.userId, sessionId: known.sessionId };
+      this.verified.delete(token);
+    }
+    const claims = await this.verifySignature(token);
+    if (this.verified.size >= AccessTokens.verifiedLimit) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, claims);
+    return { userId: claims.userId, sessionId: claims.sessionId };
+  }
+
+  private async verifySignature(token: string): Promise<AccessTokenClaims & { expiresAt: number }> {
     try {
       const { payload } = await jwtVerify(token, this.verifyKeys, {
         issuer: this.issuer,
         audience,
         algorithms: ['ES256'],
         typ: 'at+jwt',
-        clockTolerance: 5,
+        clockTolerance: AccessTokens.clockToleranceSeconds,
+        requiredClaims: ['exp'],
       });
       const userId = Number(payload.sub);
       if (!Number.isSafeInteger(userId) || userId < 1 || typeof payload.sid !== 'string') throw new ApiError('UNAUTHORIZED');
-      return { userId, sessionId: payload.sid };
+      // jose rejects a token once now - tolerance >= exp; the cache keeps the same rule.
+      return { userId, sessionId: payload.sid, expiresAt: (payload.exp! + AccessTokens.clockToleranceSeconds) * 1000 };
     } catch (error) {
       if (error instanceof ApiError) throw error;
       if (error instanceof errors.JWTExpired) throw new ApiError('EXPIRED_ACCESS_TOKEN', { message: 'The access token has expired' });

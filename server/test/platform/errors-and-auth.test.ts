@@ -102,6 +102,21 @@ describe('the access token', () => {
     expectEnvelope(await get().set('authorization', `Bearer ${expired}`), 401, 'EXPIRED_ACCESS_TOKEN');
   });
 
+  test('a token that worked expires all the same (verified tokens are remembered only until their expiry)', async () => {
+    const { sessionId } = await signIn(ctx.services, user.id);
+    // Issued 14 minutes 50 seconds ago: valid for 10 more seconds (plus the 5 s clock tolerance).
+    const issued = new Date(Date.now() - (ctx.config.accessTokenTtlSeconds - 10) * 1000);
+    const token = await ctx.services.tokens.sign({ userId: user.id, sessionId }, issued);
+    expect((await get().set('authorization', `Bearer ${token}`)).status).not.toBe(401);
+    // Only the clock moves on (Date), timers and ticks stay real.
+    jest.useFakeTimers({ now: Date.now() + 16_000, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'setTimeout', 'setInterval', 'clearTimeout', 'clearInterval', 'clearImmediate', 'hrtime', 'performance'] });
+    try {
+      await expect(ctx.services.tokens.verify(token)).rejects.toMatchObject({ code: 'EXPIRED_ACCESS_TOKEN' });
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   test('when its session was revoked, answers 401 INVALID_SESSION', async () => {
     const { sessionId, accessToken } = await signIn(ctx.services, user.id);
     expect((await get().set('authorization', `Bearer ${accessToken}`)).status).not.toBe(401);
