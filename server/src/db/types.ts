@@ -443,6 +443,12 @@ export interface ScimGroupsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** Every pair of adjacent characters of each group's folded name (kept by a trigger on groups). */
+export interface GroupNameBigramsTable {
+  gram: string;
+  group_id: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   accounts: AccountsTable;
@@ -459,6 +465,7 @@ export interface Database {
   coalert_codes: CoalertCodesTable;
   push_tokens: PushTokensTable;
   groups: GroupsTable;
+  group_name_bigrams: GroupNameBigramsTable;
   group_tenants: GroupTenantsTable;
   group_functions: GroupFunctionsTable;
   group_members: GroupMembersTable;

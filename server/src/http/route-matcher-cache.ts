@@ -17,12 +17,15 @@ export function cacheRouteMatchers(): void {
   const compile: PathToRegexp = pathToRegexpModule.pathToRegexp;
   const cache = new Map<string, ReturnType<PathToRegexp>>();
   const cached: PathToRegexp = (path, options) => {
-    if (typeof path !== 'string' || cache.size >= limit) return compile(path, options);
-    const key = `${JSON.stringify(options ?? {})}\0${path}`;
+    if (typeof path !== 'string') return compile(path, options);
+    const o = (options ?? {}) as Record<string, unknown>;
+    const known = Object.keys(o).every((k) => k === 'sensitive' || k === 'strict' || k === 'end' || k === 'trailing');
+    if (!known) return compile(path, options);
+    const key = `${o.sensitive ? 1 : 0}${o.strict ? 1 : 0}${o.end === false ? 0 : 1}${o.trailing === false ? 0 : 1}${path}`;
     let matcher = cache.get(key);
     if (!matcher) {
       matcher = compile(path, options);
-      cache.set(key, matcher);
+      if (cache.size < limit) cache.set(key, matcher);
     }
     return matcher;
   };

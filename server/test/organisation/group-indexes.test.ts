@@ -60,6 +60,12 @@ describe('GET /core/v1/groups storage', () => {
     }
   });
 
+  test('a two-character name filter reads the groups holding that pair from the bigram index', async () => {
+    const text = await planOf((db) => selectGroups(db, viewer, { nameContains: '-1' }, { limit: 10, offset: 0 }));
+    expect(text).toContain('group_name_bigrams_pkey');
+    expect(text).not.toMatch(/Seq Scan on groups|Seq Scan on group_name_bigrams/);
+  });
+
   test('a page of the unfiltered list walks the tenant index in list order', async () => {
     const page = visibleGroups(ctx.services.db, viewer).select(['g.id', 'g.name']).orderBy('g.name_folded').orderBy('g.id').limit(10);
     const text = await plan(page);

@@ -122,6 +122,24 @@ describe('GET /core/v1/groups', () => {
       expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=k%5Cs'))).toEqual(['back\\slash']);
     });
 
+    test('two characters match anywhere in the name, in any case, and follow a rename (the bigram index)', async () => {
+      expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=IS'))).toEqual(['crisis 100%', 'Crisis team', 'crisis_ops']);
+      expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=%25'))).toEqual(['crisis 100%']);
+      expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=0%25'))).toEqual(['crisis 100%']);
+      expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=_o'))).toEqual(['crisis_ops']);
+      await ctx.services.db.updateTable('groups').set({ name: 'Krisgrupp' }).where('name', '=', 'Crisis team').execute();
+      try {
+        expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=te'))).not.toContain('Crisis team');
+        expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=GR'))).toContain('Krisgrupp');
+        // Outside plain ASCII the scan answers (the folding of both sides is the database's).
+        await ctx.services.db.updateTable('groups').set({ name: 'Ärendegrupp' }).where('name', '=', 'Krisgrupp').execute();
+        expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=%C3%A4r'))).toContain('Ärendegrupp');
+        expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=%C3%84r'))).toContain('Ärendegrupp');
+      } finally {
+        await ctx.services.db.updateTable('groups').set({ name: 'Crisis team' }).where('name', '=', 'Ärendegrupp').execute();
+      }
+    });
+
     test('when name[match] is empty, answers 400 BAD_REQUEST', async () => {
       expectError(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]='), 400, 'BAD_REQUEST');
     });
