@@ -64,9 +64,9 @@ function liveEnv(databaseUrl) {
   };
 }
 
-/** The region every live scenario runs as; its dispatches carry `<region>.dispatch-<id>` (dispatchIdempotencyKey). */
+/** The region every live scenario runs as; its dispatches carry `<region>.dispatch-<id>.<nonce>` (dispatchIdempotencyKey). */
 const regionId = 'eu-north-1';
-const keyOf = (dispatchId) => `${regionId}.dispatch-${dispatchId}`;
+const keyOf = (dispatch) => `${regionId}.dispatch-${dispatch.id}.${dispatch.key_nonce}`;
 
 /** A region; `restartOf` starts the same region again (its data directory, so its secrets, too). */
 async function region(env, restartOf) {
@@ -135,8 +135,8 @@ function byDispatchKey(which) {
  * address one message, whether every request to one address and channel carried one and the same key (and, for
  * email, one Message-ID): a repeat under another identity would not be recognised by the provider.
  */
-function receipts(dispatchIds) {
-  const keys = new Set(dispatchIds.map((id) => keyOf(id)));
+function receipts(dispatches) {
+  const keys = new Set(dispatches.map((d) => keyOf(d)));
   const delivered = byDispatchKey('delivered');
   const attempts = [...smtp.log.attempts.map((a) => ({ ...a, channel: 'email' })), ...provider.log.attempts];
   const mine = attempts.filter((a) => keys.has(a.key));
@@ -206,8 +206,8 @@ async function scenarioFanOut() {
   s.check('nothing lost: every dispatch is sent', end.sent === people * 2 && end.failed === 0, `${end.sent} sent, ${end.failed} failed of ${people * 2}`);
   const { rows: dupes } = await db.query(`select count(*)::int as n from (select 1 from dispatches where source = 'cec' and message_id = $1 group by channel, sent_to having count(*) > 1) d`, [messageId]);
   s.check('one dispatch per person and channel', dupes[0].n === 0, `${dupes[0].n} duplicated`);
-  const { rows: ids } = await db.query(`select id from dispatches where source = 'cec' and message_id = $1`, [messageId]);
-  const got = receipts(ids.map((row) => row.id));
+  const { rows: ids } = await db.query(`select id, key_nonce from dispatches where source = 'cec' and message_id = $1`, [messageId]);
+  const got = receipts(ids);
   s.check(
     'every dispatch delivered to its recipient exactly once (after the provider\'s dedupe)',
     ids.length === people * 2 && got.missing === 0 && got.deliveredTwice === 0 && got.deliveries === ids.length && got.otherDeliveries === 0 && got.addressesDeliveredTwice === 0,
@@ -282,12 +282,12 @@ async function scenarioAlarms() {
   const lateness = alarmsFired.map((m) => new Date(m.created_at).getTime() - new Date(m.dispatch_at).getTime());
   s.figure('alarms fired late by', `${(Math.min(...lateness) / 1000).toFixed(1)}-${(Math.max(...lateness) / 1000).toFixed(1)} s (the region was down when they were due; a late alarm beats a lost one)`);
   const messageIds = (await db.query(`select id from personal_alarm_messages where alarm_id = any($1::bigint[])`, [firing])).rows.map((m) => m.id);
-  const { rows: ds } = await db.query(`select d.id, d.status, d.channel, m.kind from dispatches d join personal_alarm_messages m on m.id = d.message_id where d.source = 'alarm' and d.message_id = any($1::bigint[])`, [messageIds]);
+  const { rows: ds } = await db.query(`select d.id, d.key_nonce, d.status, d.channel, m.kind from dispatches d join personal_alarm_messages m on m.id = d.message_id where d.source = 'alarm' and d.message_id = any($1::bigint[])`, [messageIds]);
   const delivered = byDispatchKey('delivered');
-  const got = receipts(ds.map((d) => d.id));
+  const got = receipts(ds);
   s.check(
     'every alarm dispatch sent, each delivered to its recipient exactly once',
-    ds.length > 0 && ds.every((d) => d.status === 'sent' && delivered.get(keyOf(d.id)) === 1) && got.deliveries === ds.length,
+    ds.length > 0 && ds.every((d) => d.status === 'sent' && delivered.get(keyOf(d)) === 1) && got.deliveries === ds.length,
     `${ds.length} dispatches (${ds.filter((d) => d.kind === 'alarm').length} alarm, ${ds.filter((d) => d.kind === 'warning').length} warning), ${got.deliveries} deliveries, ${got.missing} never delivered, ${got.deliveredTwice} delivered twice`,
   );
   s.figure('requests repeated at the provider interface', `${got.repeatedRequests} of ${got.requests} (${got.repeatedDispatches} dispatches), each with its dispatch's key`);
@@ -392,11 +392,11 @@ async function scenarioSmtp() {
     return st.total === 18 && st.sent + st.failed === st.total;
   }, { timeoutMs: 180_000, intervalMs: 500 });
   s.figure('time until every email was sent or given up', `${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  const { rows } = await db.query(`select id, sent_to, status, attempts, last_error from dispatches where source = 'cec' and message_id = $1`, [messageId]);
+  const { rows } = await db.query(`select id, key_nonce, sent_to, status, attempts, last_error from dispatches where source = 'cec' and message_id = $1`, [messageId]);
   const accepted = smtp.log.accepted();
   const delivered = smtp.log.delivered();
   const of = (domain) => rows.filter((d) => d.sent_to.endsWith(`@${domain}`));
-  const once = (d) => delivered.get(keyOf(d.id)) === 1;
+  const once = (d) => delivered.get(keyOf(d)) === 1;
   s.check('slow server: all 10 sent on the first attempt, each delivered once', of('slow.test').every((d) => d.status === 'sent' && d.attempts === 1 && once(d)), JSON.stringify(of('slow.test').map((d) => d.attempts)));
   const late = of('timeout.test');
   const { rows: lateTimes } = await db.query(
@@ -406,7 +406,7 @@ async function scenarioSmtp() {
   s.check(
     'server holding the first attempt 20 s: sent, each delivered once',
     late.every((d) => d.status === 'sent' && once(d)),
-    JSON.stringify(late.map((d) => ({ attempts: d.attempts, accepted: accepted.get(keyOf(d.id)) ?? 0, delivered: delivered.get(keyOf(d.id)) ?? 0 }))),
+    JSON.stringify(late.map((d) => ({ attempts: d.attempts, accepted: accepted.get(keyOf(d)) ?? 0, delivered: delivered.get(keyOf(d)) ?? 0 }))),
   );
   const waited = Math.max(...lateTimes.map((t) => t.seconds));
   s.figure(
@@ -416,7 +416,7 @@ async function scenarioSmtp() {
       : `${waited.toFixed(1)} s for the answer on the first attempt — the client's 15 s SMTP timeout did not apply`,
   );
   s.check('failing server (451 twice): sent on the third attempt, delivered once', of('flaky.test').every((d) => d.status === 'sent' && d.attempts === 3 && once(d)), JSON.stringify(of('flaky.test').map((d) => d.attempts)));
-  s.check('dead address (550): given up after 5 attempts, never accepted', of('dead.test').every((d) => d.status === 'failed' && d.attempts === 5 && !accepted.has(keyOf(d.id))), JSON.stringify(of('dead.test').map((d) => ({ status: d.status, attempts: d.attempts }))));
+  s.check('dead address (550): given up after 5 attempts, never accepted', of('dead.test').every((d) => d.status === 'failed' && d.attempts === 5 && !accepted.has(keyOf(d))), JSON.stringify(of('dead.test').map((d) => ({ status: d.status, attempts: d.attempts }))));
   const listed = await api(r.baseUrl, 'GET', `/core/v1/external-communications/messages/${messageId}/recipients?limit=100`, { token, tenant: tenantId });
   const statuses = {};
   for (const rec of listed.body.data ?? []) statuses[rec.dispatches.byEmail?.status] = (statuses[rec.dispatches.byEmail?.status] ?? 0) + 1;
@@ -445,8 +445,8 @@ function writeReport() {
     'Each region is a real process (`node --import tsx server/src/main.ts`, development mode with its demo data) on a',
     'private PostgreSQL server (initdb + pg_ctl in a temp directory, a free loopback port), with `NOTIFY_TRANSPORT=live`',
     'against stand-in providers on 127.0.0.1 (an SMTP server, and an HTTP API for SMS, voice and push). Every dispatch',
-    `carries its identity on every attempt: \`idempotency-key\` (HTTP) / \`X-Idempotency-Key\` (email) = \`<region>.dispatch-<id>\``,
-    '(here `' + keyOf('<id>') + '`), and for email the Message-ID `<key@sender domain>`. Delivery is at least once at the',
+    `carries its identity on every attempt: \`idempotency-key\` (HTTP) / \`X-Idempotency-Key\` (email) = \`<region>.dispatch-<id>.<nonce>\``,
+    '(here `' + keyOf({ id: '<id>', key_nonce: '<nonce>' }) + '`), and for email the Message-ID `<key@sender domain>`. Delivery is at least once at the',
     'provider interface: a send in flight when a region dies (or answered after the client gave up) is sent again',
     '(docs/decisions.md, "Dispatches"). The stand-ins behave like the real providers: the HTTP API answers a key it has',
     'already accepted with success and does not deliver again; the SMTP server accepts a repeated Message-ID for a',

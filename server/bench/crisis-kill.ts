@@ -59,8 +59,8 @@ async function main() {
   await restarted.jobs.runDueJobs();
 
   const requests = readRequests(sentFile);
-  const rows = await db.selectFrom('dispatches').select(['id', 'status']).where('source', '=', 'cec').where('message_id', '=', message.id).execute();
-  const expected = new Set(rows.map((d) => dispatchIdempotencyKey(config.region, d.id)));
+  const rows = await db.selectFrom('dispatches').select(['id', 'status', 'key_nonce']).where('source', '=', 'cec').where('message_id', '=', message.id).execute();
+  const expected = new Set(rows.map((d) => dispatchIdempotencyKey(config.region, d)));
   const count = (list: string[]) => list.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>());
   const deliveredByKey = count(requests.filter((r) => r.delivered).map((r) => r.key));
   const deliveredByAddress = count(requests.filter((r) => r.delivered).map((r) => `${r.channel} ${r.to}`));

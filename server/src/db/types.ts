@@ -377,6 +377,8 @@ export interface DispatchesTable {
   read_at: NullableTimestamp;
   /** SHA-256 of the confirmation token (the token itself is derived from the id with the secret key). */
   confirmation_hash: string | null;
+  /** Random characters in the dispatch's idempotency key, so a reused id never repeats a key. */
+  key_nonce: Generated<string>;
 }
 
 // Enterprise identity (migration 2026-11-22T1300-enterprise-identity).

@@ -18,10 +18,11 @@ export { dispatchPolicy, dispatchRetryDelayMs } from './dispatch-policy';
 /**
  * The identity every attempt of one dispatch carries: `idempotency-key` for HTTP providers, `X-Idempotency-Key` and
  * the Message-ID for email. The same on every retry (so the provider delivers a repeat once) and unique across the
- * regions that share a provider account (each region numbers its dispatches in its own database).
+ * regions that share a provider account (each region numbers its dispatches in its own database) and across
+ * reused ids (the row's random key_nonce: a restored backup or a reset numbers dispatches again from an old id).
  */
-export function dispatchIdempotencyKey(region: string, dispatchId: number): string {
-  return `${region}.dispatch-${dispatchId}`;
+export function dispatchIdempotencyKey(region: string, dispatch: { id: number; key_nonce: string }): string {
+  return `${region}.dispatch-${dispatch.id}.${dispatch.key_nonce}`;
 }
 
 export interface ClaimedDispatch {
@@ -30,6 +31,7 @@ export interface ClaimedDispatch {
   channel: DispatchChannel;
   sent_to: string;
   attempts: number;
+  key_nonce: string;
 }
 
 export type Rendered = Omit<OutgoingMessage, 'to'>;
@@ -37,7 +39,7 @@ export type Rendered = Omit<OutgoingMessage, 'to'>;
 export interface LoadedMessage {
   render(dispatch: ClaimedDispatch): Rendered;
   /** SHA-256 of the dispatch's confirmation token, written with the claim (so before the link leaves); null: none. */
-  confirmationHash?(dispatch: { id: number; channel: DispatchChannel }): string | null;
+  confirmationHash?(dispatch: { id: number; channel: DispatchChannel; key_nonce: string }): string | null;
 }
 
 export interface DispatchSourceAdapter {
@@ -90,7 +92,7 @@ export async function deliverDispatches(
     const recorder = new OutcomeRecorder(db, ctx);
     await mapLimit(batch, dispatchPolicy.concurrency, async (dispatch) => {
       let error: string | null = null;
-      const idempotencyKey = dispatchIdempotencyKey(services.config.region, dispatch.id);
+      const idempotencyKey = dispatchIdempotencyKey(services.config.region, dispatch);
       try {
         await services.notifier[dispatch.channel].send({ ...message.render(dispatch), to: dispatch.sent_to, idempotencyKey });
       } catch (e) {
@@ -126,7 +128,7 @@ export async function deliverDispatches(
  * so their hashes go in the same write.
  */
 async function claimBatch(db: Db, source: DispatchSource, messageId: number, which: RawBuilder<unknown>, claim: string, message: LoadedMessage) {
-  const returning = sql`returning d.id, d.recipient_id, d.channel, d.sent_to, d.attempts`;
+  const returning = sql`returning d.id, d.recipient_id, d.channel, d.sent_to, d.attempts, d.key_nonce`;
   const set = sql`status = 'sending', locked_by = ${claim}, attempts = d.attempts + 1`;
   const limit = dispatchPolicy.batchSize;
   if (!message.confirmationHash) {
@@ -139,8 +141,8 @@ async function claimBatch(db: Db, source: DispatchSource, messageId: number, whi
       ${returning}`.execute(db);
     return rows.length > 0 ? { rows, exhausted: rows.length < limit } : null;
   }
-  const candidates = await sql<{ id: number; channel: DispatchChannel }>`
-    select id, channel from dispatches
+  const candidates = await sql<{ id: number; channel: DispatchChannel; key_nonce: string }>`
+    select id, channel, key_nonce from dispatches
      where source = ${source} and message_id = ${messageId} and ${which}
      order by id limit ${limit}`.execute(db);
   if (candidates.rows.length === 0) return null;

@@ -76,7 +76,7 @@ export async function outbox(services: Services, channel?: ChannelName) {
 export async function dispatchesOf(services: Services, source: 'cec' | 'alarm', messageId: number) {
   return services.db
     .selectFrom('dispatches')
-    .select(['id', 'recipient_id', 'channel', 'sent_to', 'status', 'attempts', 'next_attempt_at', 'read_at', 'last_error'])
+    .select(['id', 'recipient_id', 'channel', 'sent_to', 'status', 'attempts', 'next_attempt_at', 'read_at', 'last_error', 'key_nonce'])
     .where('source', '=', source)
     .where('message_id', '=', messageId)
     .orderBy('id')

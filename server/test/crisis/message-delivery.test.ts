@@ -191,7 +191,7 @@ describe('several instances', () => {
     expect(new Set(all.map((m) => m.idempotencyKey)).size).toBe(36);
     // Each carries its dispatch's identity, qualified by the region (regions may share a provider account).
     const rows = (await Promise.all(ids.map((id) => dispatchesOf(ctx.services, 'cec', id)))).flat();
-    expect(new Set(all.map((m) => m.idempotencyKey))).toEqual(new Set(rows.map((d) => `${ctx.config.region}.dispatch-${d.id}`)));
+    expect(new Set(all.map((m) => m.idempotencyKey))).toEqual(new Set(rows.map((d) => `${ctx.config.region}.dispatch-${d.id}.${d.key_nonce}`)));
     for (const id of ids) expect((await dispatchesOf(ctx.services, 'cec', id)).every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true);
   });
 
@@ -239,7 +239,7 @@ describe('several instances', () => {
     expect(new Set(delivered.map((m) => `${m.to}`)).size).toBe(6);
     expect(nextChannels.sms.sent.map((m) => m.to)).toContain('+46700000011');
     // The send the stalled instance had in flight is repeated with the same key, so the provider delivers it once.
-    expect(inFlightKey).toMatch(/\.dispatch-\d+$/);
+    expect(inFlightKey).toMatch(/\.dispatch-\d+\.[0-9a-f]{12}$/);
     expect(nextChannels.sms.sent.find((m) => m.to === '+46700000011')?.idempotencyKey).toBe(inFlightKey);
     expect((await dispatchesOf(ctx.services, 'cec', id)).every((d) => d.status === 'sent')).toBe(true);
   });

@@ -5,7 +5,9 @@ import { keyedHash, sha256Hex } from '../../security/hashing';
 
 export const confirmationTokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
-export const confirmationToken = (secretKey: Buffer, dispatchId: number): string => keyedHash(secretKey, `cec-confirmation:${dispatchId}`);
+/** Derived from the dispatch's id and its random key_nonce, so a dispatch that reuses an old id (a restored backup) never gets an old link. */
+export const confirmationToken = (secretKey: Buffer, dispatch: { id: number; key_nonce: string }): string =>
+  keyedHash(secretKey, `cec-confirmation:${dispatch.id}:${dispatch.key_nonce}`);
 
 export const confirmationHash = (token: string): string => sha256Hex(token);
 

@@ -63,12 +63,12 @@ export const cecAdapter: DispatchSourceAdapter = {
       .executeTakeFirstOrThrow();
     const linked = (channel: DispatchChannel) => message.has_confirmation_link && (channel === 'email' || channel === 'sms');
     const link = (dispatch: ClaimedDispatch) =>
-      linked(dispatch.channel) ? confirmationUrl(services.config.publicBaseUrl, confirmationToken(services.secretKey, dispatch.id)) : null;
+      linked(dispatch.channel) ? confirmationUrl(services.config.publicBaseUrl, confirmationToken(services.secretKey, dispatch)) : null;
     return {
       // Written with the claim, before the link leaves (so a sent link always works), and on every attempt (so a
       // retry after a rotation of the secret key carries a working link; sent dispatches are never claimed again).
       ...(message.has_confirmation_link
-        ? { confirmationHash: (d: { id: number; channel: DispatchChannel }) => (linked(d.channel) ? confirmationHash(confirmationToken(services.secretKey, d.id)) : null) }
+        ? { confirmationHash: (d: { id: number; channel: DispatchChannel; key_nonce: string }) => (linked(d.channel) ? confirmationHash(confirmationToken(services.secretKey, d)) : null) }
         : {}),
       render(dispatch: ClaimedDispatch): Rendered {
         const url = link(dispatch);

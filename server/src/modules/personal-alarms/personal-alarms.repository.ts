@@ -103,7 +103,7 @@ export async function insertClaimedUserDispatches(db: Executor, tenantId: number
            coalesce(pt.token, u.phone_primary, u.email), ${now}, 'sending', ${claim}, 1
       from r join users u on u.id = r.user_id left join push_tokens pt on pt.user_id = r.user_id
     on conflict do nothing
-    returning id, recipient_id, channel, sent_to, attempts`.execute(db);
+    returning id, recipient_id, channel, sent_to, attempts, key_nonce`.execute(db);
   return rows;
 }
 
