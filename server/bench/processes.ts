@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const serverDir = join(__dirname, '..');
@@ -9,6 +9,19 @@ export function cpuMillis(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / 100;
+}
+
+/** CPU time (ms) of the process's main thread, and of all its other threads (thread pool, GC, compiler). */
+export function cpuSplitMillis(pid: number): { main: number; others: number } {
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    if (tid === String(pid)) main += ms;
+    else others += ms;
+  }
+  return { main, others };
 }
 
 export function rssMegabytes(pid: number): number {
