@@ -375,7 +375,7 @@ export interface DispatchesTable {
   sent_at: NullableTimestamp;
   last_error: string | null;
   read_at: NullableTimestamp;
-  /** SHA-256 of the confirmation token (the token itself is derived from the id with the secret key). */
+  /** SHA-256 of the confirmation token (the token itself is derived from the id and key_nonce with the secret key). */
   confirmation_hash: string | null;
   /** Random characters in the dispatch's idempotency key, so a reused id never repeats a key. */
   key_nonce: Generated<string>;

@@ -24,11 +24,10 @@ function filteredGroupKeys(db: Db, viewer: Viewer, filters: GroupFilters) {
   // The pattern is folded by the database's own lower(), the function that folded the stored names.
   if (nameContains !== undefined) query = query.where('g.name_folded', 'like', sql<string>`lower(${containsPattern(nameContains)})`);
   // Two plain characters: the groups holding that pair come from the bigram index (the trigram index needs
-  // three). Limited to printable ASCII, where this folding and the database's agree on the length.
+  // three). Only for two printable ASCII characters, which stay two characters when the database folds them.
   if (nameContains !== undefined && /^[\x20-\x7e]{2}$/.test(nameContains)) {
-    const gram = nameContains.toLowerCase();
     // `= any(array(...))`: fetched by primary key; as a join the planner would rather scan the tenant's index.
-    query = query.where(sql<boolean>`g.id = any(array(select gb.group_id from group_name_bigrams gb where gb.gram = ${gram}))`);
+    query = query.where(sql<boolean>`g.id = any(array(select gb.group_id from group_name_bigrams gb where gb.gram = lower(${nameContains})))`);
   }
   if (minMembers !== undefined) {
     query = query.where((eb) =>
