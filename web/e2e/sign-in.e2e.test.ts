@@ -6,11 +6,12 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
 import sv from '../src/i18n/locales/sv.json';
-import { SCREENSHOTS, awaitMessage, axeViolations, codeIn, launchChromium, linkIn, screenshot } from './support/browser';
-import { type Stack, startStack } from './support/stack';
+import { SCREENSHOTS, awaitMessage, axeViolations, codeIn, linkIn, screenshot } from './support/browser';
+import { browserSuite } from './support/browser-suite';
+import type { Stack } from './support/stack';
 
 const PASSWORD = 'Demo-Password-1!';
 
@@ -24,40 +25,15 @@ const PASSWORD = 'Demo-Password-1!';
 const PHONE_SOFIA = '+46700000001';
 
 let stack: Stack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  for (const file of readdirSync(SCREENSHOTS, { withFileTypes: true }).filter((entry) => entry.name.endsWith('.png'))) rmSync(join(SCREENSHOTS, file.name));
-  [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-}, 240_000);
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-}, 60_000);
-
-interface Visit {
-  page: Page;
-  /** Every URL the page requested, in order. */
-  requests: string[];
-}
-
-/** A fresh browser (no storage) in the given locale, at `path` of the sign-in app (or an absolute URL). */
-async function visit(path: string, locale = 'en-GB'): Promise<Visit> {
-  const context = await browser.newContext({ locale, viewport: { width: 1100, height: 820 } });
-  contexts.push(context);
-  const requests: string[] = [];
-  context.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
-  const page = await context.newPage();
-  await page.goto(path.startsWith('http') ? path : `${stack.web}${path}`);
-  return { page, requests };
-}
+const { visit } = browserSuite(
+  {
+    prepare: () => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      for (const file of readdirSync(SCREENSHOTS, { withFileTypes: true }).filter((entry) => entry.name.endsWith('.png'))) rmSync(join(SCREENSHOTS, file.name));
+    },
+  },
+  (started) => (stack = started),
+);
 
 const demoPage = (platform: 'admin' | 'app' | 'academy') => `${stack.demo}/${platform}/login`;
 const loginPath = (platform: 'admin' | 'app' | 'academy' = 'app', extra = '') => `/login?redirectUrl=${encodeURIComponent(demoPage(platform))}${extra}`;

@@ -8,51 +8,30 @@
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
 import sv from '../src/i18n/locales/sv.json';
-import { SCREENSHOTS, axeViolations, launchChromium, screenshot } from './support/browser';
-import { type Stack, startStack } from './support/stack';
+import { SCREENSHOTS, axeViolations, screenshot } from './support/browser';
+import { browserSuite } from './support/browser-suite';
+import type { Stack } from './support/stack';
 
 const SSO_USER = 'sso-user@sso.demo.test';
 /** A folder of its own: the other browser suite empties the top level of SCREENSHOTS when it starts. */
 const SSO_SCREENSHOTS = join(SCREENSHOTS, 'sso');
 
 let stack: Stack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  rmSync(SSO_SCREENSHOTS, { recursive: true, force: true });
-  mkdirSync(SSO_SCREENSHOTS, { recursive: true });
-  [stack, browser] = await Promise.all([startStack({ devIdp: true }), launchChromium()]);
-}, 240_000);
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((context) => context.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-}, 60_000);
-
-interface Visit {
-  page: Page;
-  requests: string[];
-}
-
-async function visit(url: string, locale = 'en-GB'): Promise<Visit> {
-  const context = await browser.newContext({ locale, viewport: { width: 1100, height: 820 } });
-  contexts.push(context);
-  // The identity provider's development page imports a web font; nothing leaves the machine.
-  await context.route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
-  const requests: string[] = [];
-  context.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
-  const page = await context.newPage();
-  await page.goto(url.startsWith('http') ? url : `${stack.web}${url}`);
-  return { page, requests };
-}
+// The identity provider's development page imports a web font; nothing leaves the machine.
+const { visit } = browserSuite(
+  {
+    stack: { devIdp: true },
+    loopbackOnly: true,
+    prepare: () => {
+      rmSync(SSO_SCREENSHOTS, { recursive: true, force: true });
+      mkdirSync(SSO_SCREENSHOTS, { recursive: true });
+    },
+  },
+  (started) => (stack = started),
+);
 
 const demoPage = (platform: 'admin' | 'app' | 'academy') => `${stack.demo}/${platform}/login`;
 const loginPath = (platform: 'admin' | 'app' | 'academy' = 'app', extra = '') => `/login?redirectUrl=${encodeURIComponent(demoPage(platform))}${extra}`;

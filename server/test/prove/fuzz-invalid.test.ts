@@ -7,8 +7,8 @@
 import { createTestContext, type TestContext } from '../support/context';
 import { operations } from './support/contract';
 import { mutationsOf } from './support/mutations';
-import { envelopeProblem, isServerFault, send, validRequest, type Caller } from './support/requests';
-import { buildWorld, freshSession, type World } from './support/world';
+import { envelopeProblem, isServerFault, send, validRequest } from './support/requests';
+import { buildWorld, callerFor, type World } from './support/world';
 
 let ctx: TestContext;
 let world: World;
@@ -18,11 +18,6 @@ beforeAll(async () => {
   world = await buildWorld(ctx);
 }, 60_000);
 afterAll(() => ctx.close());
-
-async function callerOf(userId: number): Promise<Caller> {
-  const s = await freshSession(ctx.services, userId);
-  return { userId, sessionId: s.id, accessToken: s.accessToken, refreshToken: s.refreshToken };
-}
 
 let address = 0;
 /** Each request from its own client address, so the sign-in throttles do not turn everything into 429. */
@@ -34,7 +29,7 @@ describe('invalid and hostile requests, every operation', () => {
   });
 
   test.each(operations().map((op) => [op.operationId, op] as const))('%s: never 5xx, always the envelope, broken contract → 4xx', async (_id, op) => {
-    const caller = await callerOf(world.A.admin.id);
+    const caller = await callerFor(ctx.services, world.A.admin.id);
     const base = validRequest(op, world.A, caller);
     const mutations = mutationsOf(op, base);
     expect(mutations.length).toBeGreaterThan(op.parameters.length + (op.body ? 10 : 0));

@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import { createTestContext, type TestContext } from '../support/context';
 import { arbitraryFor } from './support/arbitraries';
 import { deref, operations, type Operation } from './support/contract';
-import { envelopeProblem, isServerFault, send, validBody, validRequest, type Caller, type Req } from './support/requests';
+import { envelopeProblem, isServerFault, send, validBody, validRequest, type Req } from './support/requests';
 import { responseProblem } from './support/response-schemas';
-import { buildWorld, freshSession, type World } from './support/world';
+import { buildWorld, callerFor, type World } from './support/world';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 15);
 
@@ -22,11 +22,6 @@ beforeAll(async () => {
   world = await buildWorld(ctx);
 }, 60_000);
 afterAll(() => ctx.close());
-
-async function callerOf(userId: number): Promise<Caller> {
-  const s = await freshSession(ctx.services, userId);
-  return { userId, sessionId: s.id, accessToken: s.accessToken, refreshToken: s.refreshToken };
-}
 
 /** Optional query parameters, each present or not, with values their schemas accept. */
 function queryArbitrary(op: Operation): fc.Arbitrary<Record<string, string>> {
@@ -50,7 +45,7 @@ const nextAddress = () => `10.200.${(address >> 8) & 255}.${address++ & 255}`;
 
 describe('valid requests generated from the schemas, every operation', () => {
   test.each(operations().map((op) => [op.operationId, op] as const))('%s: no 5xx, envelope on errors, answers match the contract', async (_id, op) => {
-    const caller = await callerOf(world.A.admin.id);
+    const caller = await callerFor(ctx.services, world.A.admin.id);
     const base = validRequest(op, world.A, caller);
     await fc.assert(
       fc.asyncProperty(queryArbitrary(op), bodyArbitrary(op, base), async (query, body) => {

@@ -11,7 +11,7 @@ import { createTestContext, type TestContext } from '../support/context';
 import { operations, type Operation } from './support/contract';
 import { send, validBody, validRequest, type Caller, type Req } from './support/requests';
 import { differences, tenantRows, type Snapshot } from './support/tenant-rows';
-import { buildWorld, freshSession, type World } from './support/world';
+import { buildWorld, callerFor, type World } from './support/world';
 
 let ctx: TestContext;
 let world: World;
@@ -22,17 +22,12 @@ let callerB: Caller;
 beforeAll(async () => {
   ctx = await createTestContext();
   world = await buildWorld(ctx);
-  callerB = await callerOf(world.B.admin.id);
+  callerB = await callerFor(ctx.services, world.B.admin.id);
   before = await tenantRows(ctx.services, world.B.tenantId);
 }, 60_000);
 afterAll(() => ctx.close());
 
 const tenantScoped = operations().filter((op) => op.tenantScoped);
-
-async function callerOf(userId: number): Promise<Caller> {
-  const s = await freshSession(ctx.services, userId);
-  return { userId, sessionId: s.id, accessToken: s.accessToken, refreshToken: s.refreshToken };
-}
 
 /** A's request that points at B's things: B's ids in the path; in bodies and filters, B's ids where they go. */
 function aimedAtB(op: Operation, callerA: Caller): Req {
@@ -80,7 +75,7 @@ describe('tenant isolation: every tenant-scoped operation', () => {
 
   describe("A's credentials with B's tenant header answer 403 FORBIDDEN", () => {
     test.each(tenantScoped.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
-      const callerA = await callerOf(world.A.admin.id);
+      const callerA = await callerFor(ctx.services, world.A.admin.id);
       const req = validRequest(op, world.B, callerB);
       req.headers = { ...req.headers, authorization: `Bearer ${callerA.accessToken}`, 'cosafe-tenant-id': String(world.B.tenantId) };
       const res = await send(ctx.app, req);
@@ -92,7 +87,7 @@ describe('tenant isolation: every tenant-scoped operation', () => {
 
   describe("A's credentials and header with B's ids reveal and change nothing of B", () => {
     test.each(tenantScoped.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
-      const callerA = await callerOf(world.A.admin.id);
+      const callerA = await callerFor(ctx.services, world.A.admin.id);
       const res = await send(ctx.app, aimedAtB(op, callerA));
       expect(res.status).toBeLessThan(500);
       // B's id in the path: never found. B's ids in a body: refused. B's ids as filters: an empty list.
@@ -104,7 +99,7 @@ describe('tenant isolation: every tenant-scoped operation', () => {
   });
 
   test("A's own lists show nothing of B", async () => {
-    const callerA = await callerOf(world.A.admin.id);
+    const callerA = await callerFor(ctx.services, world.A.admin.id);
     for (const op of tenantScoped.filter((o) => o.method === 'get' && !/\{/.test(o.path))) {
       const res = await send(ctx.app, validRequest(op, world.A, callerA));
       expect({ op: op.operationId, status: res.status }).toEqual({ op: op.operationId, status: 200 });
@@ -136,14 +131,14 @@ describe('isolation of the operations scoped by api key or by user', () => {
   });
 
   test("removing B's push token with A's session answers 404 and keeps it", async () => {
-    const callerA = await callerOf(world.A.admin.id);
+    const callerA = await callerFor(ctx.services, world.A.admin.id);
     const res = await request(ctx.app).delete(`/core/v1/push-tokens/${world.B.pushToken}`).set('cosafe-core-api-version', '1').set('authorization', `Bearer ${callerA.accessToken}`);
     expect(res.status).toBe(404);
     await expectBUnchanged('deletePushToken');
   });
 
   test("ending or refreshing B's session with A's tokens fails and leaves it alive", async () => {
-    const callerA = await callerOf(world.A.admin.id);
+    const callerA = await callerFor(ctx.services, world.A.admin.id);
     const ended = await request(ctx.app).delete(`/core/v1/sessions/${callerB.sessionId}`).set('cosafe-core-api-version', '1').set('authorization', `Bearer ${callerA.accessToken}`);
     expect(ended.status).toBeGreaterThanOrEqual(400);
     expect(ended.status).toBeLessThan(500);

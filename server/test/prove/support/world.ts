@@ -8,6 +8,7 @@ import { issueTokens } from '../../../src/modules/sessions/tokens';
 import { insertCecGroup, insertSenderSettings, insertTemplate } from '../../crisis/crisis-fixtures';
 import { addMember, insertAccount, insertGroup, makeTenantAdmin } from '../../organisation/organisation-fixtures';
 import type { TestContext } from '../../support/context';
+import type { Caller } from './requests';
 import { insertTenant, insertUser, signIn, v1 } from '../../support/fixtures';
 
 export interface TenantWorld {
@@ -164,4 +165,10 @@ export async function buildWorld(ctx: TestContext): Promise<World> {
 export async function freshSession(services: Services, userId: number) {
   const { sessionId } = await signIn(services, userId);
   return issueTokens(services, services.db, { id: sessionId, userId, factors: { password: 'verified' } });
+}
+
+/** A caller signed in as `userId` with a session of its own. */
+export async function callerFor(services: Services, userId: number): Promise<Caller> {
+  const s = await freshSession(services, userId);
+  return { userId, sessionId: s.id, accessToken: s.accessToken, refreshToken: s.refreshToken };
 }

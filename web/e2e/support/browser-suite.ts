@@ -1,0 +1,56 @@
+// The frame of a browser suite: the stack (regions, app, demo platform) and one Chromium, started before the
+// suite's tests and stopped after them, and a fresh browser context (no storage) for each visit, closed after
+// each test.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './browser';
+import { type Stack, startStack } from './stack';
+
+export interface Visit {
+  page: Page;
+  /** Every URL the page requested, in order. */
+  requests: string[];
+}
+
+export interface SuiteOptions {
+  stack?: Parameters<typeof startStack>[0];
+  /** Runs before the stack starts (emptying a screenshot folder, say). */
+  prepare?: () => void;
+  /** Abort every request that leaves the machine (a development page that imports a web font, say). */
+  loopbackOnly?: boolean;
+}
+
+/** Registers the suite's hooks; `ready` receives the stack once it runs. */
+export function browserSuite(options: SuiteOptions, ready: (stack: Stack) => void): { visit(path: string, locale?: string): Promise<Visit> } {
+  let stack: Stack | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    options.prepare?.();
+    [stack, browser] = await Promise.all([startStack(options.stack), launchChromium()]);
+    ready(stack);
+  }, 240_000);
+
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  }, 60_000);
+
+  return {
+    /** A fresh browser in the given locale, at `path` of the sign-in app (or an absolute URL). */
+    async visit(path, locale = 'en-GB') {
+      const context = await browser!.newContext({ locale, viewport: { width: 1100, height: 820 } });
+      contexts.push(context);
+      if (options.loopbackOnly) await context.route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
+      const requests: string[] = [];
+      context.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
+      const page = await context.newPage();
+      await page.goto(path.startsWith('http') ? path : `${stack!.web}${path}`);
+      return { page, requests };
+    },
+  };
+}
