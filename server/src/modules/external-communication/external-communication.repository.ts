@@ -1,7 +1,7 @@
 // SQL of external communication. Every query of tenant data carries the tenant predicate.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../../db/database';
-import type { Database } from '../../db/types';
+import type { CecMessagesTable, Database } from '../../db/types';
 import { containsPattern, type PageParams } from '../tenants/paging';
 
 export async function selectCecGroups(db: Db, tenantId: number, page: PageParams) {
@@ -50,18 +50,8 @@ export async function selectTenantCecGroups(db: Db, tenantId: number, groupIds: 
   return db.selectFrom('cec_groups').select(['id', 'name']).where('tenant_id', '=', tenantId).where('id', 'in', groupIds).execute();
 }
 
-export interface NewCecMessage {
-  tenant_id: number;
-  sender_user_id: number;
-  content: string;
-  is_email: boolean;
-  is_sms: boolean;
-  has_voice_call: boolean;
-  has_confirmation_link: boolean;
-  email_sender_name: string;
-  sms_sender_id: string;
-  sent_at: Date;
-}
+/** A message as sent: the row, with its sender and time always given (recipients are resolved later, by the job). */
+export type NewCecMessage = Omit<Insertable<CecMessagesTable>, 'id' | 'recipients_resolved_at'> & { sender_user_id: number; sent_at: Date };
 
 export async function insertCecMessage(trx: Kysely<Database>, message: NewCecMessage, groups: { id: number; name: string }[]) {
   const row = await trx.insertInto('cec_messages').values(message).returning(['id', 'sent_at']).executeTakeFirstOrThrow();
