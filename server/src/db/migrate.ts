@@ -9,6 +9,7 @@ import * as groupNameFolded from './migrations/2026-11-22T1500-group-name-folded
 import * as credentialProofBinding from './migrations/2026-11-22T1510-credential-proof-binding';
 import * as groupNameBigrams from './migrations/2026-11-22T1520-group-name-bigrams';
 import * as dispatchKeyNonce from './migrations/2026-11-22T1530-dispatch-key-nonce';
+import * as groupNameBigramsCovering from './migrations/2026-11-22T1540-group-name-bigrams-covering';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1510-credential-proof-binding': credentialProofBinding,
   '2026-11-22T1520-group-name-bigrams': groupNameBigrams,
   '2026-11-22T1530-dispatch-key-nonce': dispatchKeyNonce,
+  '2026-11-22T1540-group-name-bigrams-covering': groupNameBigramsCovering,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -445,10 +445,13 @@ export interface ScimGroupsTable {
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-/** Every pair of adjacent characters of each group's folded name (kept by a trigger on groups). */
+/** Every pair of adjacent characters of each group's folded name, with what a list reads (kept by a trigger on groups). */
 export interface GroupNameBigramsTable {
+  tenant_id: number;
   gram: string;
+  name_folded: string;
   group_id: number;
+  type: GroupType;
 }
 
 export interface Database {

@@ -140,6 +140,20 @@ describe('GET /core/v1/groups', () => {
       }
     });
 
+    test('two characters find crossOrg groups of other tenants and follow a change of type to hidden', async () => {
+      expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=Co'))).toEqual(['Regional coordination']);
+      expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=nD'))).toEqual(['Responders']);
+      await ctx.services.db.updateTable('groups').set({ type: 'hidden' }).where('id', '=', g.coalert).execute();
+      try {
+        expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=nD'))).toEqual([]);
+        expect(names(await client(ctx, admin, orgA.tenantId).get('/groups?name[match]=nD'))).toEqual(['Responders']);
+      } finally {
+        await ctx.services.db.updateTable('groups').set({ type: 'coAlert' }).where('id', '=', g.coalert).execute();
+      }
+      expect(names(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]=nD'))).toEqual(['Responders']);
+      expect(names(await client(ctx, outsider, orgB.tenantId).get('/groups?name[match]=nD'))).toEqual([]);
+    });
+
     test('when name[match] is empty, answers 400 BAD_REQUEST', async () => {
       expectError(await client(ctx, seesAll, orgA.tenantId).get('/groups?name[match]='), 400, 'BAD_REQUEST');
     });

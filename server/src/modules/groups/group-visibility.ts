@@ -1,7 +1,7 @@
 // Which groups a caller sees in a tenant (contract of listGroups): groups.mayInteractWithAll → every group the
 // tenant takes part in, groups.mayInteractWithOwn → the groups the caller is a member of (through this tenant),
 // neither → none. Hidden groups additionally need membership or the tenant administrator role.
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database';
 import type { AuthContext } from '../../http/auth';
 import { isTenantAdmin } from '../tenants/tenant-access';
@@ -44,9 +44,18 @@ export function visibleGroups(db: Db, viewer: Viewer) {
 /**
  * The same groups with only the columns a list filters and sorts on (id, name_folded, type), all of which
  * groups_tenant_folded_idx holds: a filtered list is answered from the index without reading the rows.
+ * With `ownedHoldingPair` (two characters, already folded by the database), the tenant's own groups come from
+ * the pair rows of group_name_bigrams, which hold the same columns: only the groups whose name holds the pair.
  */
-export function visibleGroupKeys(db: Db, viewer: Viewer) {
-  const owned = db.selectFrom('groups').select(['id', 'name_folded', 'type']).where('tenant_id', '=', viewer.tenantId);
+export function visibleGroupKeys(db: Db, viewer: Viewer, ownedHoldingPair?: RawBuilder<string>) {
+  const owned =
+    ownedHoldingPair === undefined
+      ? db.selectFrom('groups').select(['id', 'name_folded', 'type']).where('tenant_id', '=', viewer.tenantId)
+      : db
+          .selectFrom('group_name_bigrams')
+          .select(['group_id as id', 'name_folded', 'type'])
+          .where('tenant_id', '=', viewer.tenantId)
+          .where('gram', '=', ownedHoldingPair);
   const shared = db
     .selectFrom('groups as sg')
     .innerJoin('group_tenants as st', 'st.group_id', 'sg.id')

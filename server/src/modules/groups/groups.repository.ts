@@ -14,21 +14,19 @@ export interface GroupFilters {
 
 /** The keys (id, name_folded) of the groups the viewer may see that pass the filters, as `g`. */
 function filteredGroupKeys(db: Db, viewer: Viewer, filters: GroupFilters) {
-  let query = visibleGroupKeys(db, viewer);
   const { functions, nameContains, minMembers, memberUserId } = filters;
+  // Two plain characters: the trigram index needs three, so the tenant's groups holding that pair come from the
+  // bigram rows. Only for two printable ASCII characters, which stay two characters when the database folds
+  // them, with the database's own lower(), the function that folded the stored names.
+  const pair = nameContains !== undefined && /^[\x20-\x7e]{2}$/.test(nameContains) ? sql<string>`lower(${nameContains})` : undefined;
+  let query = visibleGroupKeys(db, viewer, pair);
   if (functions?.length) {
     query = query.where((eb) =>
       eb.exists(eb.selectFrom('group_functions as gf').select('gf.group_id').whereRef('gf.group_id', '=', 'g.id').where('gf.function', 'in', functions)),
     );
   }
-  // The pattern is folded by the database's own lower(), the function that folded the stored names.
+  // The LIKE is the match itself (and the final check on the pair rows).
   if (nameContains !== undefined) query = query.where('g.name_folded', 'like', sql<string>`lower(${containsPattern(nameContains)})`);
-  // Two plain characters: the groups holding that pair come from the bigram index (the trigram index needs
-  // three). Only for two printable ASCII characters, which stay two characters when the database folds them.
-  if (nameContains !== undefined && /^[\x20-\x7e]{2}$/.test(nameContains)) {
-    // `= any(array(...))`: fetched by primary key; as a join the planner would rather scan the tenant's index.
-    query = query.where(sql<boolean>`g.id = any(array(select gb.group_id from group_name_bigrams gb where gb.gram = lower(${nameContains})))`);
-  }
   if (minMembers !== undefined) {
     query = query.where((eb) =>
       eb.exists(eb.selectFrom('groups as mg').select('mg.id').whereRef('mg.id', '=', 'g.id').where('mg.members_count', '>=', minMembers)),
