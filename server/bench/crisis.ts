@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { createApp } from '../src/app';
+import { createHttpServer } from '../src/http/server';
 import { buildServices } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
@@ -60,7 +61,7 @@ async function messageFigures(services: Services, tenant: number, userId: number
   const channels = { email: new CountingChannel('email'), sms: new CountingChannel('sms'), voice: new CountingChannel('voice'), push: new CountingChannel('push') };
   Object.assign(services.notifier, channels);
   const app = createApp(services);
-  const server = app.listen(0, '127.0.0.1');
+  const server = createHttpServer(app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   server.keepAliveTimeout = 600_000;
   const port = (server.address() as AddressInfo).port;

@@ -1,6 +1,7 @@
 // Boot: config → database → migrations → app → listen; graceful shutdown on SIGTERM / SIGINT.
 import type { Server } from 'node:http';
 import { createApp } from './app';
+import { createHttpServer } from './http/server';
 import { buildServices } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { seedDemoData } from './db/seed';
@@ -22,8 +23,9 @@ async function main(): Promise<void> {
 
   const app = createApp(services);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
+    const s = createHttpServer(app);
     s.once('error', reject);
+    s.listen(config.port, config.host, () => resolve(s));
   });
   server.keepAliveTimeout = 65_000;
   // The validator compiles the contract on first use: pay that before real traffic arrives.

@@ -10,6 +10,8 @@ import type { OpenApiDocument } from './spec';
 
 type Parameter = { $ref?: string; name?: string; in?: string };
 
+const requestOf = Symbol('request');
+
 export function literalBracketParams(doc: OpenApiDocument): RequestHandler {
   const components = (doc.components?.parameters ?? {}) as Record<string, Parameter>;
   const resolve = (p: Parameter) => (typeof p.$ref === 'string' ? (components[p.$ref.replace('#/components/parameters/', '')] ?? p) : p);
@@ -20,18 +22,19 @@ export function literalBracketParams(doc: OpenApiDocument): RequestHandler {
       .map((p: Parameter) => resolve(p)?.name)
       .filter((name): name is string => typeof name === 'string' && /[[\]]/.test(name)),
   );
+  // One getter for every request, reading the request from the query object: a getter made per request would
+  // give each query object a map of its own (V8 keeps accessors in the map), and that map, made in the old
+  // generation, would keep the whole request alive through every young-generation collection.
+  function matchedOperation(this: { [requestOf]?: { openapi?: { schema?: { parameters?: Parameter[] } } } }) {
+    const schema = this[requestOf]?.openapi?.schema;
+    return schema && { schema: { ...schema, parameters: (schema.parameters ?? []).map(resolve) } };
+  }
   return (req, _res, next) => {
     const query = req.query as Record<string, unknown>;
     const unknown = Object.keys(query).find((key) => /[[\]]/.test(key) && !literalNames.has(key));
     if (unknown) return next(new ApiError('BAD_REQUEST', { issues: [{ where: 'query', path: unknown.slice(0, 500), message: `Unknown query parameter '${unknown.slice(0, 200)}'` }] }));
-    Object.defineProperty(query, '_openapi', {
-      enumerable: false,
-      configurable: true,
-      get: () => {
-        const schema = (req as { openapi?: { schema?: { parameters?: Parameter[] } } }).openapi?.schema;
-        return schema && { schema: { ...schema, parameters: (schema.parameters ?? []).map(resolve) } };
-      },
-    });
+    Object.defineProperty(query, requestOf, { value: req, enumerable: false, configurable: true });
+    Object.defineProperty(query, '_openapi', { enumerable: false, configurable: true, get: matchedOperation });
     // Express 5 parses req.query anew on every read; keep this one object for the validator to work on.
     Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
     next();
