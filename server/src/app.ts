@@ -1,16 +1,16 @@
 // createApp builds the Express app from the contract; it never listens (main.ts does, tests use supertest).
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import cors from 'cors';
-import pinoHttp from 'pino-http';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { ApiError } from './errors';
 import { dispatch } from './http/dispatch';
 import { errorHandler, notFound } from './http/error-handler';
 import { literalBracketParams } from './http/literal-bracket-params';
 import { rejectNulCharacters } from './http/reject-nul';
+import { requestLog } from './http/request-log';
+import { securityHeaders } from './http/security-headers';
 import { cacheRouteMatchers } from './http/route-matcher-cache';
 import type { HandlerMap } from './http/operations';
 import { contractView, docsPath } from './http/spec';
@@ -24,8 +24,6 @@ export interface AppOptions {
   handlers?: HandlerMap;
 }
 
-const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
-
 export function createApp(services: Services, options: AppOptions = {}): Express {
   const { config, logger } = services;
   const contract = contractView();
@@ -37,24 +35,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      // Only the path is logged: query strings can carry tokens (password links) and bodies carry secrets.
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, path: String(req.url).split('?')[0].replace(/(\/push-tokens\/)[^/]+/, '$1[redacted]') }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
-  app.use(helmet());
+  app.use(requestLog(logger));
+  app.use(securityHeaders());
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res: Response) => {

@@ -1,0 +1,42 @@
+// One line per request at info (5xx at error), with its id, method, path (never the query string: it can carry
+// tokens), status and time taken; every answer carries the request id (X-Request-Id, or a new UUID).
+// pino-http did this with two child loggers per request whose bindings (the request, serialised and redacted)
+// were built even when info lines were not written: about 0.15 ms of CPU per request at level warn.
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Logger } from '../logger';
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** This request's id (X-Request-Id when the caller sent a usable one). */
+    id?: string;
+  }
+}
+
+const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** The path as logged: no query string, and no push token (the last segment of /push-tokens/{id}). */
+const loggedPath = (url: string) => url.split('?')[0].replace(/(\/push-tokens\/)[^/]+/, '$1[redacted]');
+
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+    req.id = id;
+    res.setHeader('x-request-id', id);
+    const started = performance.now();
+    const url = req.url;
+    const done = () => {
+      res.removeListener('finish', done);
+      res.removeListener('close', done);
+      const failed = res.statusCode >= 500;
+      const level = failed ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      const fields = { req: { id, method: req.method, path: loggedPath(url) }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
+      logger[level](fields, failed ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted');
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    next();
+  };
+}
