@@ -59,6 +59,20 @@ describe('GET /core/v1/groups', () => {
     expect(res.body.pagination).toEqual({ totalCount: 8, offset: 0, limit: 100 });
   });
 
+  test('pages of every size walk the tenant groups and the crossOrg groups merged in one order', async () => {
+    const all = names(await client(ctx, seesAll, orgA.tenantId).get('/groups?limit=100'));
+    for (const limit of [1, 2, 3]) {
+      const walked: string[] = [];
+      for (let offset = 0; offset < all.length + limit; offset += limit) {
+        const res = await client(ctx, seesAll, orgA.tenantId).get(`/groups?limit=${limit}&offset=${offset}`);
+        walked.push(...names(res));
+        expect(res.body.pagination.totalCount).toBe(all.length);
+      }
+      expect(walked).toEqual(all);
+    }
+    expect(all).toContain('Regional coordination');
+  });
+
   test('with only groups.mayInteractWithOwn, lists the groups the caller is a member of', async () => {
     const res = await client(ctx, seesOwn, orgA.tenantId).get('/groups');
     expect(names(res)).toEqual(['Board', 'Crisis team', 'Regional coordination']);

@@ -41,13 +41,16 @@ export function visibleGroups(db: Db, viewer: Viewer) {
   return restrictToViewer(db.selectFrom(owned.unionAll(shared).as('g')), viewer);
 }
 
+export type GroupBranch = 'owned' | 'shared';
+
 /**
  * The same groups with only the columns a list filters and sorts on (id, name_folded, type), all of which
  * groups_tenant_folded_idx holds: a filtered list is answered from the index without reading the rows.
+ * `branches` picks the tenant's own groups, the crossOrg groups of other tenants it takes part in, or both.
  * With `ownedHoldingPair` (two characters, already folded by the database), the tenant's own groups come from
  * the pair rows of group_name_bigrams, which hold the same columns: only the groups whose name holds the pair.
  */
-export function visibleGroupKeys(db: Db, viewer: Viewer, ownedHoldingPair?: RawBuilder<string>) {
+export function visibleGroupKeys(db: Db, viewer: Viewer, ownedHoldingPair?: RawBuilder<string>, branches: GroupBranch[] = ['owned', 'shared']) {
   const owned =
     ownedHoldingPair === undefined
       ? db.selectFrom('groups').select(['id', 'name_folded', 'type']).where('tenant_id', '=', viewer.tenantId)
@@ -62,7 +65,8 @@ export function visibleGroupKeys(db: Db, viewer: Viewer, ownedHoldingPair?: RawB
     .select(['sg.id', 'sg.name_folded', 'sg.type'])
     .where('st.tenant_id', '=', viewer.tenantId)
     .where('st.is_owner', '=', false);
-  return restrictToViewer(db.selectFrom(owned.unionAll(shared).as('g')), viewer);
+  const source = branches.length === 2 ? owned.unionAll(shared) : branches[0] === 'owned' ? owned : shared;
+  return restrictToViewer(db.selectFrom(source.as('g')), viewer);
 }
 
 /** The scope rules, on a query over `g` with at least `g.id` and `g.type`. */

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import type { GroupFunction } from '../../db/types';
 import { containsPattern, type PageParams } from '../tenants/paging';
 import { userColumns } from '../users/user-view';
-import { visibleGroupKeys, visibleGroups, type Viewer } from './group-visibility';
+import { visibleGroupKeys, visibleGroups, type GroupBranch, type Viewer } from './group-visibility';
 
 export interface GroupFilters {
   functions?: GroupFunction[];
@@ -13,13 +13,13 @@ export interface GroupFilters {
 }
 
 /** The keys (id, name_folded) of the groups the viewer may see that pass the filters, as `g`. */
-function filteredGroupKeys(db: Db, viewer: Viewer, filters: GroupFilters) {
+function filteredGroupKeys(db: Db, viewer: Viewer, filters: GroupFilters, branches?: GroupBranch[]) {
   const { functions, nameContains, minMembers, memberUserId } = filters;
   // Two plain characters: the trigram index needs three, so the tenant's groups holding that pair come from the
   // bigram rows. Only for two printable ASCII characters, which stay two characters when the database folds
   // them, with the database's own lower(), the function that folded the stored names.
   const pair = nameContains !== undefined && /^[\x20-\x7e]{2}$/.test(nameContains) ? sql<string>`lower(${nameContains})` : undefined;
-  let query = visibleGroupKeys(db, viewer, pair);
+  let query = visibleGroupKeys(db, viewer, pair, branches);
   if (functions?.length) {
     query = query.where((eb) =>
       eb.exists(eb.selectFrom('group_functions as gf').select('gf.group_id').whereRef('gf.group_id', '=', 'g.id').where('gf.function', 'in', functions)),
@@ -43,17 +43,23 @@ function filteredGroupKeys(db: Db, viewer: Viewer, filters: GroupFilters) {
 const groupColumns = ['g.id', 'g.name', 'g.type', 'g.members_count', 'g.image_url', 'a.id as account_id', 'a.name as account_name', 'a.tenant_id as account_tenant_id'] as const;
 
 /**
- * A page of groups, each row carrying the total of the whole list. The matching keys are found (and counted)
- * from the index; only the page's rows are read from the table.
+ * A page of groups, each row carrying the total of the whole list. The page takes the first offset + limit keys
+ * of each branch (the tenant's own groups, the crossOrg groups it takes part in) in list order, which the
+ * tenant index gives without sorting, and merges them: PostgreSQL does not merge the branches of a UNION ALL
+ * in index order itself, and sorted all of a tenant's 10,000 groups to show ten (7 ms instead of 0.1). The
+ * total counts the keys on its own, from the index. Only the page's rows are read from the table.
  */
 export async function selectGroups(db: Db, viewer: Viewer, filters: GroupFilters, page: PageParams) {
+  const firstOf = (branch: GroupBranch) =>
+    db
+      .selectFrom(() => filteredGroupKeys(db, viewer, filters, [branch]).orderBy('g.name_folded').orderBy('g.id').limit(page.offset + page.limit).as('b'))
+      .select(['b.id', 'b.name_folded']);
   return db
-    .with('hits', () => filteredGroupKeys(db, viewer, filters))
-    .selectFrom((qb) => qb.selectFrom('hits').select(['hits.id', 'hits.name_folded']).orderBy('hits.name_folded').orderBy('hits.id').limit(page.limit).offset(page.offset).as('page'))
+    .selectFrom(() => db.selectFrom(firstOf('owned').unionAll(firstOf('shared')).as('k')).select(['k.id', 'k.name_folded']).orderBy('k.name_folded').orderBy('k.id').limit(page.limit).offset(page.offset).as('page'))
     .innerJoin('groups as g', 'g.id', 'page.id')
     .innerJoin('accounts as a', 'a.id', 'g.account_id')
     .select(groupColumns)
-    .select(sql<string>`(select count(*) from hits)`.as('total_count'))
+    .select(() => db.selectFrom(filteredGroupKeys(db, viewer, filters).as('hits')).select(sql<string>`count(*)`.as('n')).as('total_count'))
     .orderBy('page.name_folded')
     .orderBy('page.id')
     .execute();
