@@ -3,6 +3,7 @@
 // tenant of 10,000 groups, 2-4 ms) only to read its tenant, folded name and type. Each pair row now carries
 // them, ordered as the list is: the search, its count and its page are one index-only range scan.
 import { sql, type Kysely } from 'kysely';
+import * as pairRowsWithoutColumns from './2026-11-22T1520-group-name-bigrams';
 
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`drop trigger groups_name_bigrams on groups`.execute(db);
@@ -36,28 +37,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     on conflict do nothing`.execute(db);
 }
 
+/** Back to the pair rows of 2026-11-22T1520 (gram and group only), rebuilt by that migration's own step. */
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop trigger groups_name_bigrams on groups`.execute(db);
+  await sql`drop function groups_name_bigrams()`.execute(db);
   await sql`drop table group_name_bigrams`.execute(db);
-  await sql`create table group_name_bigrams (
-    gram text not null,
-    group_id bigint not null references groups (id) on delete cascade,
-    primary key (gram, group_id)
-  )`.execute(db);
-  await sql`create index group_name_bigrams_group_idx on group_name_bigrams (group_id)`.execute(db);
-  await sql`create or replace function groups_name_bigrams() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'UPDATE' then
-        if new.name_folded is not distinct from old.name_folded then return null; end if;
-        delete from group_name_bigrams where group_id = new.id;
-      end if;
-      insert into group_name_bigrams (gram, group_id)
-        select distinct substr(new.name_folded, i, 2), new.id from generate_series(1, char_length(new.name_folded) - 1) as i
-        on conflict do nothing;
-      return null;
-    end $$`.execute(db);
-  await sql`create trigger groups_name_bigrams after insert or update of name on groups for each row execute function groups_name_bigrams()`.execute(db);
-  await sql`insert into group_name_bigrams (gram, group_id)
-    select distinct substr(g.name_folded, i, 2), g.id from groups g, generate_series(1, char_length(g.name_folded) - 1) as i
-    on conflict do nothing`.execute(db);
+  await pairRowsWithoutColumns.up(db);
 }
