@@ -14,7 +14,7 @@ import type { Express } from 'express';
  * Reflect.construct were promoted again in the measurement above, so that form is only the fallback for a
  * Node that makes them classes.
  */
-function withPrototype<T extends new (...args: any[]) => object>(Base: T, prototype: object): T {
+export function withPrototype<T extends new (...args: any[]) => object>(Base: T, prototype: object): T {
   const isClass = /^class\b/.test(Function.prototype.toString.call(Base));
   const Made: { (this: object, ...args: unknown[]): object | void; prototype: object } = isClass
     ? function (...args: unknown[]): object {

@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import type { Request, Response } from 'express';
-import { createHttpServer } from '../../src/http/server';
+import { createHttpServer, withPrototype } from '../../src/http/server';
 import { literalBracketParams } from '../../src/http/literal-bracket-params';
 import { loadBundle } from '../../src/http/spec';
 import { createTestContext, type TestContext } from '../support/context';
@@ -72,4 +72,25 @@ test('the matched operation is read through one getter shared by every request',
     return descriptor.get;
   });
   expect(getters[0]).toBe(getters[1]);
+});
+
+test('both forms of constructor build objects with the given prototype, initialised by the base', () => {
+  function Plain(this: { made?: string }, value: string) {
+    this.made = value;
+  }
+  class Modern {
+    made: string;
+    constructor(value: string) {
+      this.made = value;
+    }
+  }
+  for (const Base of [Plain as unknown as typeof Modern, Modern]) {
+    const prototype = Object.create(Base.prototype, { extra: { value: () => 'from the prototype' } });
+    const Made = withPrototype(Base, prototype);
+    const object = new Made('by the base') as Modern & { extra(): string };
+    expect(Object.getPrototypeOf(object)).toBe(prototype);
+    expect(object.made).toBe('by the base');
+    expect(object.extra()).toBe('from the prototype');
+    expect(object).toBeInstanceOf(Base);
+  }
 });
