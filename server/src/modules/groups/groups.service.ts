@@ -36,7 +36,7 @@ export async function listVisibleGroups(services: Services, auth: AuthContext, t
   if (viewer.scope === 'none') return pageOf([], 0, params);
   const rows = await selectGroups(services.db, viewer, filters, params);
   // An empty page carries no total: count separately only when the page could be empty while the list is not.
-  const total = rows.length > 0 ? (rows[0].total_count ?? 0) : params.offset > 0 || params.limit === 0 ? await countGroups(services.db, viewer, filters) : 0;
+  const total = rows.length > 0 ? rows[0].total_count : params.offset > 0 || params.limit === 0 ? await countGroups(services.db, viewer, filters) : 0;
   return pageOf(rows.map(toGroup), total, params);
 }
 
