@@ -1,5 +1,7 @@
 // The request log line and the security headers, as helmet and pino-http gave them before they were made
 // cheaper (src/http/request-log.ts, src/http/security-headers.ts).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express from 'express';
 import helmet from 'helmet';
@@ -58,4 +60,29 @@ test('5xx answers are logged at error; below info nothing is written for a good 
   expect(written).toEqual([]);
   await request(app).get('/broken');
   expect(written.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ level: 50, msg: 'request errored', res: { statusCode: 503 } })]);
+});
+
+test('a request whose caller goes away before the answer is logged once as aborted', async () => {
+  const written: string[] = [];
+  const sink = new Writable({ write: (chunk, _enc, done) => void (written.push(String(chunk)), done()) });
+  const app = express();
+  app.use(requestLog(createLogger('info', sink)));
+  let arrived!: () => void;
+  const arrival = new Promise<void>((resolve) => (arrived = resolve));
+  app.get('/slow', () => arrived()); // never answers
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const req = http.get({ host: '127.0.0.1', port, path: '/slow' }).on('error', () => undefined);
+    await arrival;
+    req.destroy();
+    const deadline = Date.now() + 5_000;
+    while (written.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(written.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ level: 30, msg: 'request aborted', req: expect.objectContaining({ method: 'GET', path: '/slow' }) })]);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
