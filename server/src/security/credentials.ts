@@ -4,7 +4,7 @@
 // the session can claim it in the same statement that reads the account (one round trip), and it is bound to
 // the account as it was when the password was verified (an HMAC of the user id and the stored hash): a password
 // changed in between makes it worthless. Without the key it reveals nothing; it is deleted on first use.
-import { sql } from 'kysely';
+import { fragment, prepared } from '../db/prepared';
 import type { Services } from '../services';
 import { keyedHash, safeEqual } from './hashing';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
@@ -29,9 +29,17 @@ export interface ClaimedProof {
 const proofKey = (services: Services, emailHash: string, password: string) => keyedHash(services.secretKey, `credential-proof\0${emailHash}\0${password}`);
 const proofBinding = (services: Services, user: Candidate) => keyedHash(services.secretKey, `credential-binding\0${user.id}\0${user.password_hash}`);
 
-/** Deletes the proof for these credentials, answering it (for `checkPassword`'s `proof`); a query to run alongside others. */
-export const claimProof = (services: Services, emailHash: string, password: string) =>
-  sql`delete from verified_credentials where key = ${proofKey(services, emailHash, password)} returning binding, expires_at`;
+const claimProofFragment = fragment(1, (db, key) => db.deleteFrom('verified_credentials').where('key', '=', key).returning(['binding', 'expires_at']));
+
+/** Deletes the proof for these credentials, answering it (for `checkPassword`'s `proof`); rides along in Throttle.guard. */
+export const claimProof = (services: Services, emailHash: string, password: string) => claimProofFragment.with(proofKey(services, emailHash, password));
+
+const storeProof = prepared<never, [key: string, binding: string, expiresAt: string]>(3, (db, key, binding, expiresAt) =>
+  db
+    .insertInto('verified_credentials')
+    .values({ key, binding, expires_at: expiresAt })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ binding, expires_at: expiresAt })),
+);
 
 /**
  * True when `password` is the user's. Unknown users and users without a password take the same time and
@@ -52,13 +60,8 @@ export async function checkPassword(
   if (proof && new Date(proof.expires_at) > services.now() && safeEqual(proof.binding, proofBinding(services, user))) return true;
   const ok = await verifyPassword(user.password_hash, password);
   if (ok && options.leaveProof) {
-    const expiresAt = new Date(services.now().getTime() + proofLifetimeMs);
-    const binding = proofBinding(services, user);
-    await services.db
-      .insertInto('verified_credentials')
-      .values({ key: proofKey(services, options.leaveProof, password), binding, expires_at: expiresAt })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ binding, expires_at: expiresAt }))
-      .execute();
+    const expiresAt = new Date(services.now().getTime() + proofLifetimeMs).toISOString();
+    await storeProof(services.db, proofKey(services, options.leaveProof, password), proofBinding(services, user), expiresAt);
   }
   if (ok && needsRehash(user.password_hash)) {
     await services.db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', user.id).execute();

@@ -1,7 +1,8 @@
 // Throttling whose state lives in the database, so limits hold across every instance of a region. Each
 // operation is one atomic upsert, safe under concurrency on PostgreSQL and PGlite alike.
-import { sql, type OperationNodeSource } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/database';
+import { compileOnce, placeholder, type Bound } from '../db/prepared';
 import { tooManyRequests } from '../errors';
 
 /** At most `limit` uses per fixed window of `windowSeconds`. */
@@ -36,10 +37,12 @@ export class Throttle {
 
   /**
    * `consume` and `assertNotBlocked` in one statement, with the caller's own reads or writes riding along
-   * (`alongside`: named queries, each answered as its first row in JSON, or null): a sign-in step makes one
-   * round trip to the database before argon2 instead of three. Rate limits are checked before lockouts.
+   * (`alongside`: named prepared fragments with their values, each answered as its first row in JSON, or null):
+   * a sign-in step makes one round trip to the database before argon2 instead of three. Rate limits are checked
+   * before lockouts. The keys travel as arrays, so the statement's text depends only on what rides along and is
+   * compiled once for each such set (see db/prepared.ts).
    */
-  async guard<A extends Record<string, OperationNodeSource> = Record<never, never>>(options: {
+  async guard<A extends Record<string, Bound> = Record<never, never>>(options: {
     consume?: [key: string, policy: RatePolicy][];
     lockoutKeys: string[];
     alongside?: A;
@@ -47,23 +50,14 @@ export class Throttle {
     const now = this.now();
     const consume = options.consume ?? [];
     const alongside = Object.entries(options.alongside ?? {});
-    const ctes = alongside.map(([name, query]) => sql`${sql.id(name)} as (${query})`);
-    if (consume.length > 0) {
-      const values = consume.map(([key, p]) => sql`(${key}, 1, ${new Date(now.getTime() + p.windowSeconds * 1000)}::timestamptz)`);
-      ctes.unshift(sql`consumed as (
-        insert into throttles (key, count, window_ends_at) values ${sql.join(values)}
-        on conflict (key) do update set
-          count = case when throttles.window_ends_at <= ${now}::timestamptz then 1 else throttles.count + 1 end,
-          window_ends_at = case when throttles.window_ends_at <= ${now}::timestamptz then excluded.window_ends_at else throttles.window_ends_at end
-        returning key, count, window_ends_at)`);
-    }
-    const lockouts = options.lockoutKeys.length > 0 ? sql`key in (${sql.join(options.lockoutKeys)})` : sql`false`;
-    const columns = [
-      consume.length > 0 ? sql`(select json_agg(c) from consumed c) as consumed` : sql`null::json as consumed`,
-      sql`(select json_agg(json_build_object('key', t.key, 'blocked_until', t.blocked_until)) from throttles t where ${lockouts}) as recorded`,
-      ...alongside.map(([name]) => sql`(select row_to_json(a) from ${sql.id(name)} a limit 1) as ${sql.id(name)}`),
+    const values: unknown[] = [
+      now.toISOString(),
+      consume.map(([key]) => key),
+      consume.map(([, p]) => new Date(now.getTime() + p.windowSeconds * 1000).toISOString()),
+      options.lockoutKeys,
     ];
-    const { rows } = await sql<Record<string, unknown>>`${ctes.length > 0 ? sql`with ${sql.join(ctes)} ` : sql``}select ${sql.join(columns)}`.execute(this.db);
+    for (const [, bound] of alongside) values.push(...bound.values);
+    const { rows } = await this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(guardText(this.db, alongside), values));
     const row = rows[0];
     const used = (row.consumed ?? []) as { key: string; count: number; window_ends_at: string }[];
     const over = used.filter((r) => r.count > consume.find(([key]) => key === r.key)![1].limit);
@@ -97,6 +91,36 @@ export class Throttle {
   async clear(key: string): Promise<void> {
     await this.db.deleteFrom('throttles').where('key', '=', key).execute();
   }
+}
+
+/** The guard's four values come first: now, the keys to count and their windows' ends, the lockout keys. */
+const guardArity = 4;
+const guardTexts = new Map<string, string>();
+
+/** The guard statement's text for this set of fragments riding along, compiled on first use. */
+function guardText(db: Db, alongside: [string, Bound][]): string {
+  const shape = alongside.map(([name, bound]) => `${name}:${bound.fragment.id}`).join(',');
+  let text = guardTexts.get(shape);
+  if (text) return text;
+  let next = guardArity;
+  const ctes = alongside.map(([name, { fragment }]) => {
+    const params = Array.from({ length: fragment.arity }, () => placeholder(++next));
+    return sql`${sql.id(name)} as (${fragment.build(db, ...params)})`;
+  });
+  const [now, keys, windowEnds, lockoutKeys] = [1, 2, 3, 4].map(placeholder);
+  const query = sql`with consumed as (
+      insert into throttles (key, count, window_ends_at)
+      select key, 1, window_ends_at from unnest(${keys}::text[], ${windowEnds}::timestamptz[]) as counted (key, window_ends_at)
+      on conflict (key) do update set
+        count = case when throttles.window_ends_at <= ${now}::timestamptz then 1 else throttles.count + 1 end,
+        window_ends_at = case when throttles.window_ends_at <= ${now}::timestamptz then excluded.window_ends_at else throttles.window_ends_at end
+      returning key, count, window_ends_at)${sql.join(ctes.map((cte) => sql`, ${cte}`), sql``)}
+    select (select json_agg(c) from consumed c) as consumed,
+      (select json_agg(json_build_object('key', t.key, 'blocked_until', t.blocked_until)) from throttles t where t.key = any(${lockoutKeys}::text[])) as recorded
+      ${sql.join(alongside.map(([name]) => sql`, (select row_to_json(a) from ${sql.id(name)} a limit 1) as ${sql.id(name)}`), sql``)}`;
+  text = compileOnce(db, query, next);
+  guardTexts.set(shape, text);
+  return text;
 }
 
 /** The numbers, in one place (documented in docs/decisions.md). */

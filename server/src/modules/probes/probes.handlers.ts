@@ -18,7 +18,7 @@ export async function probeHash(services: Services, input: { hash: string; passw
       [`probe:hash:${input.hash}`, policies.probePerHash],
     ],
     lockoutKeys: loginLockoutKeys(input.hash, input.ip),
-    alongside: { account: accountByEmailHash(services.db, input.hash) },
+    alongside: { account: accountByEmailHash.with(input.hash) },
   });
   const user = (alongside.account as SignInAccount | null) ?? undefined;
   const available = await checkPassword(services, user, input.password, { leaveProof: input.hash });

@@ -1,37 +1,49 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import { fragment, prepared, type Executor } from '../../db/prepared';
 import type { Database } from '../../db/types';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 export type Factors = Record<string, 'verified' | 'unverified'>;
 
-/** The account that signs in with this identity hash, as a query (to run alongside others: see Throttle.guard). */
-export const accountByEmailHash = (db: Executor, emailHash: string) =>
+/** The account that signs in with this identity hash, to ride along in Throttle.guard (value: the hash). */
+export const accountByEmailHash = fragment(1, (db, emailHash) =>
   db
     .selectFrom('users')
     .select(['id', 'email', 'password_hash', 'phone_primary', 'otp_email_enabled', 'otp_sms_enabled'])
     .where('email_hash', '=', emailHash)
     // A user deactivated by every tenant's directory (SCIM) is no account for sign-in or probes.
-    .where('deactivated_at', 'is', null);
+    .where('deactivated_at', 'is', null),
+);
 
-export type SignInAccount = NonNullable<Awaited<ReturnType<ReturnType<typeof accountByEmailHash>['executeTakeFirst']>>>;
+export interface SignInAccount {
+  id: number;
+  email: string;
+  password_hash: string | null;
+  phone_primary: string | null;
+  otp_email_enabled: boolean;
+  otp_sms_enabled: boolean;
+}
 
 export const findUserById = (db: Executor, id: number) =>
   db.selectFrom('users').select(['id', 'email', 'name', 'phone_primary', 'password_hash']).where('id', '=', id).executeTakeFirst();
 
 /** One statement: the session, its first refresh token and the user's last access (atomic without a transaction). */
+const insertSessionStatement = prepared<never, [id: string, userId: number, factors: string, now: string, expiresAt: string, refreshTokenHash: string]>(
+  6,
+  (_db, id, userId, factors, now, expiresAt, refreshTokenHash) => sql<never>`
+    with session as (
+      insert into sessions (id, user_id, factors, last_refreshed_at, expires_at)
+      values (${id}, ${userId}, ${factors}::jsonb, ${now}::timestamptz, ${expiresAt}::timestamptz)
+      returning id
+    ), token as (
+      insert into refresh_tokens (token_hash, session_id) select ${refreshTokenHash}, id from session
+    )
+    update users set last_access_at = ${now}::timestamptz where id = ${userId}`,
+);
+
 export async function insertSessionWithToken(
   db: Executor,
   row: { id: string; userId: number; factors: Factors; now: Date; expiresAt: Date; refreshTokenHash: string },
 ): Promise<void> {
-  await sql`
-    with session as (
-      insert into sessions (id, user_id, factors, last_refreshed_at, expires_at)
-      values (${row.id}, ${row.userId}, ${JSON.stringify(row.factors)}::jsonb, ${row.now}::timestamptz, ${row.expiresAt}::timestamptz)
-      returning id
-    ), token as (
-      insert into refresh_tokens (token_hash, session_id) select ${row.refreshTokenHash}, id from session
-    )
-    update users set last_access_at = ${row.now}::timestamptz where id = ${row.userId}`.execute(db);
+  await insertSessionStatement(db, row.id, row.userId, JSON.stringify(row.factors), row.now.toISOString(), row.expiresAt.toISOString(), row.refreshTokenHash);
 }
 
 export const findSessionForUpdate = (db: Transaction<Database>, id: string) =>

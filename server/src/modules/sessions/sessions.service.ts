@@ -41,7 +41,7 @@ export async function createPasswordSession(services: Services, input: { email: 
   // Lockouts, the account and the probe's one-time proof (claimed, so deleted) in one round trip.
   const { onRecord, alongside } = await services.throttle.guard({
     lockoutKeys: loginLockoutKeys(hash, input.ip),
-    alongside: { account: accountByEmailHash(services.db, hash), proof: claimProof(services, hash, input.password) },
+    alongside: { account: accountByEmailHash.with(hash), proof: claimProof(services, hash, input.password) },
   });
   const user = (alongside.account as SignInAccount | null) ?? undefined;
   const ok = await checkPassword(services, user, input.password, { proof: alongside.proof as ClaimedProof | null });
