@@ -1,4 +1,5 @@
-import { SignJWT, createLocalJWKSet, errors, importJWK, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { createLocalJWKSet, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import { ApiError } from '../errors';
 
 export interface AccessTokenClaims {
@@ -8,34 +9,41 @@ export interface AccessTokenClaims {
 
 const audience = 'core-api';
 
-/** Short-lived ES256 JWTs signed with the region's active key; every key of the set verifies (rotation). */
+/**
+ * Short-lived ES256 JWTs signed with the region's active key; every key of the set verifies (rotation).
+ * Verifying, where the care lies (algorithms, claims, clocks), is jose's. Signing is done here with node:crypto
+ * in one synchronous call: jose signs through WebCrypto, whose promise goes through the thread pool, and on the
+ * sign-in path that hop cost more CPU than the signature itself. The token is the same: a JWS compact
+ * serialisation with the protected header jose wrote, the signature as R || S (RFC 7518 section 3.4).
+ */
 export class AccessTokens {
+  private readonly header: string;
+
   private constructor(
-    private readonly signingKey: Awaited<ReturnType<typeof importJWK>>,
-    private readonly kid: string,
+    private readonly signingKey: KeyObject,
+    kid: string,
     private readonly verifyKeys: JWTVerifyGetKey,
     private readonly issuer: string,
     private readonly ttlSeconds: number,
-  ) {}
+  ) {
+    this.header = base64url({ alg: 'ES256', kid, typ: 'at+jwt' });
+  }
 
   static async create(keys: JWK[], issuer: string, ttlSeconds: number): Promise<AccessTokens> {
     const active = keys[0];
-    const signingKey = await importJWK(active, 'ES256');
+    if (active.kty !== 'EC' || active.crv !== 'P-256' || !active.d || !active.kid) throw new Error('the active signing key must be a private P-256 JWK with a kid');
+    const signingKey = createPrivateKey({ key: active as import('node:crypto').JsonWebKey, format: 'jwk' });
     const publicKeys = keys.map(({ d: _d, ...pub }) => pub);
-    return new AccessTokens(signingKey, active.kid!, createLocalJWKSet({ keys: publicKeys }), issuer, ttlSeconds);
+    return new AccessTokens(signingKey, active.kid, createLocalJWKSet({ keys: publicKeys }), issuer, ttlSeconds);
   }
 
   /** `issuedAt` is for clocks other than the system's (tests of expiry). */
-  sign(claims: AccessTokenClaims, issuedAt: Date = new Date()): Promise<string> {
+  async sign(claims: AccessTokenClaims, issuedAt: Date = new Date()): Promise<string> {
     const iat = Math.floor(issuedAt.getTime() / 1000);
-    return new SignJWT({ sid: claims.sessionId })
-      .setProtectedHeader({ alg: 'ES256', kid: this.kid, typ: 'at+jwt' })
-      .setSubject(String(claims.userId))
-      .setIssuer(this.issuer)
-      .setAudience(audience)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + this.ttlSeconds)
-      .sign(this.signingKey);
+    const payload = base64url({ sid: claims.sessionId, sub: String(claims.userId), iss: this.issuer, aud: audience, iat, exp: iat + this.ttlSeconds });
+    const input = `${this.header}.${payload}`;
+    const signature = sign('sha256', Buffer.from(input), { key: this.signingKey, dsaEncoding: 'ieee-p1363' });
+    return `${input}.${signature.toString('base64url')}`;
   }
 
   /**
@@ -81,3 +89,5 @@ export class AccessTokens {
     }
   }
 }
+
+const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
