@@ -15,17 +15,29 @@ export function cacheRouteMatchers(): void {
   if (installed) return;
   installed = true;
   const compile: PathToRegexp = pathToRegexpModule.pathToRegexp;
-  const cache = new Map<string, ReturnType<PathToRegexp>>();
+  // One map per combination of the four options, keyed by the pattern itself: the validator passes the same
+  // pattern strings every time, so a lookup hashes nothing new (a key made per call would be hashed per call).
+  const caches = Array.from({ length: 16 }, () => new Map<string, ReturnType<PathToRegexp>>());
+  let size = 0;
   const cached: PathToRegexp = (path, options) => {
     if (typeof path !== 'string') return compile(path, options);
+    let flags = 0;
     const o = (options ?? {}) as Record<string, unknown>;
-    const known = Object.keys(o).every((k) => k === 'sensitive' || k === 'strict' || k === 'end' || k === 'trailing');
-    if (!known) return compile(path, options);
-    const key = `${o.sensitive ? 1 : 0}${o.strict ? 1 : 0}${o.end === false ? 0 : 1}${o.trailing === false ? 0 : 1}${path}`;
-    let matcher = cache.get(key);
+    for (const key in o) {
+      if (key === 'sensitive') flags |= o.sensitive ? 1 : 0;
+      else if (key === 'strict') flags |= o.strict ? 2 : 0;
+      else if (key === 'end') flags |= o.end === false ? 4 : 0;
+      else if (key === 'trailing') flags |= o.trailing === false ? 8 : 0;
+      else return compile(path, options);
+    }
+    const cache = caches[flags];
+    let matcher = cache.get(path);
     if (!matcher) {
       matcher = compile(path, options);
-      if (cache.size < limit) cache.set(key, matcher);
+      if (size < limit) {
+        cache.set(path, matcher);
+        size++;
+      }
     }
     return matcher;
   };

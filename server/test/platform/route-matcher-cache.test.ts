@@ -22,4 +22,20 @@ describe('route matcher cache', () => {
       expect(keys.map((k) => k.name)).toEqual(['groupId']);
     }
   });
+
+  test('every option changes the matcher it answers; options it does not know are never cached', () => {
+    const { pathToRegexp } = pathToRegexpModule;
+    const path = '/core/v1/users/:userId';
+    const plain = pathToRegexp(path, {} as never);
+    expect(pathToRegexp(path, undefined as never)).toBe(plain);
+    expect(pathToRegexp(path, { sensitive: false, strict: false, end: true, trailing: true } as never)).toBe(plain);
+    const open = pathToRegexp(path, { end: false } as never);
+    expect(open).not.toBe(plain);
+    expect(open.regexp.test('/core/v1/users/1/sessions')).toBe(true);
+    expect(plain.regexp.test('/core/v1/users/1/sessions')).toBe(false);
+    expect(pathToRegexp(path, { trailing: false } as never)).not.toBe(plain);
+    expect(pathToRegexp(path, { trailing: false } as never)).not.toBe(open);
+    const delimited = pathToRegexp(path, { delimiter: '.' } as never);
+    expect(pathToRegexp(path, { delimiter: '.' } as never)).not.toBe(delimited);
+  });
 });
