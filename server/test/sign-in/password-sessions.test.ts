@@ -1,6 +1,7 @@
 import request from 'supertest';
 import argon2 from 'argon2';
 import { emailHash } from '../../src/security/hashing';
+import { currentHashPrefix, needsRehash, passwordHashOptions } from '../../src/security/passwords';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, insertUser, v1 } from '../support/fixtures';
 import { goodPassword, insertUserWithPassword, movableClock } from '../support/sign-in';
@@ -160,5 +161,34 @@ describe('POST /core/v1/sessions (grantType password)', () => {
     const user = await insertUserWithPassword(ctx.services);
     await request(ctx.app).post(`/core/v1/probes/hash/${emailHash(user.email)}`).set(v1).set('x-forwarded-for', '10.0.6.1').send({ password: 'Wrong-Password-1!' });
     expect((await login(user.email, 'Wrong-Password-1!', '10.0.6.1')).status).toBe(401);
+  });
+});
+
+describe('rehash on login when the parameters change', () => {
+  const storedHash = async (id: number) => (await ctx.services.db.selectFrom('users').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash!;
+
+  test('a hash made with older parameters is replaced by one with today\'s at the next successful login, and still signs in', async () => {
+    const old = await argon2.hash(goodPassword, { type: argon2.argon2id, memoryCost: 8192, timeCost: 1, parallelism: 1 });
+    const user = await insertUser(ctx.services, { passwordHash: old });
+    expect(needsRehash(old)).toBe(true);
+    expect((await login(user.email, 'Wrong-Password-1!', '10.0.9.1')).status).toBe(401);
+    expect(await storedHash(user.id)).toBe(old); // a failed login changes nothing
+    expect((await login(user.email, goodPassword, '10.0.9.2')).status).toBe(201);
+    const renewed = await storedHash(user.id);
+    expect(renewed.startsWith(currentHashPrefix)).toBe(true);
+    expect(await argon2.verify(renewed, goodPassword)).toBe(true);
+    expect((await login(user.email, goodPassword, '10.0.9.3')).status).toBe(201);
+  });
+
+  test('a hash with today\'s parameters is left as it is; the quick check agrees with argon2\'s own', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    const current = await storedHash(user.id);
+    expect(current.startsWith(currentHashPrefix)).toBe(true);
+    expect(needsRehash(current)).toBe(false);
+    expect(argon2.needsRehash(current, passwordHashOptions)).toBe(false);
+    expect((await login(user.email, goodPassword, '10.0.9.4')).status).toBe(201);
+    expect(await storedHash(user.id)).toBe(current);
+    // Same memory and passes, more lanes: not today's parameters.
+    expect(needsRehash(await argon2.hash(goodPassword, { ...passwordHashOptions, parallelism: 2 }))).toBe(true);
   });
 });
