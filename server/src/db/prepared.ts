@@ -45,6 +45,11 @@ export interface Fragment {
   readonly id: number;
   readonly arity: number;
   build(db: Executor, ...params: Placeholder[]): Statement;
+  /**
+   * Named queries the fragment needs before its own, with the same placeholders (in a WITH clause: writes that
+   * depend on one another must each be a query of their own there).
+   */
+  before?(db: Executor, ...params: Placeholder[]): [name: string, query: Statement][];
   /** The fragment with the values for this run. */
   with(...values: unknown[]): Bound;
 }
@@ -56,11 +61,12 @@ export interface Bound {
 
 let fragments = 0;
 
-export function fragment(arity: number, build: Fragment['build']): Fragment {
+export function fragment(arity: number, build: Fragment['build'], before?: Fragment['before']): Fragment {
   const made: Fragment = {
     id: ++fragments,
     arity,
     build,
+    before,
     with: (...values) => {
       if (values.length !== arity) throw new Error(`the fragment takes ${arity} values, not ${values.length}`);
       return { fragment: made, values };

@@ -1,12 +1,14 @@
 // Password checks for probes and sign-in. The sign-in flow checks the same password twice (probe, then
 // session); a successful probe leaves a one-time proof, valid for a minute, so the session does not pay argon2
 // again. The proof is found by an HMAC under the server's secret key of the identity hash and the password, so
-// the session can claim it in the same statement that reads the account (one round trip), and it is bound to
-// the account as it was when the password was verified (an HMAC of the user id and the stored hash): a password
-// changed in between makes it worthless. Without the key it reveals nothing; it is deleted on first use.
+// the session can claim it in the same statement that reads the account and starts the session (one round
+// trip: see sessionOnProof), and it is bound to the account as it was when the password was verified (a SHA-256
+// of the user id and the stored hash the password was checked against): a password changed in between makes it
+// worthless. Without the key the proof's key reveals nothing; it is deleted on first use.
+import { sql, type RawBuilder } from 'kysely';
 import { fragment, prepared } from '../db/prepared';
 import type { Services } from '../services';
-import { keyedHash, safeEqual } from './hashing';
+import { keyedHash } from './hashing';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
 
 const proofLifetimeMs = 60_000;
@@ -20,53 +22,45 @@ export interface Candidate {
   password_hash: string | null;
 }
 
-/** A proof claimed (and deleted) by `claimProof`. */
-export interface ClaimedProof {
-  binding: string;
-  expires_at: string | Date;
-}
-
 const proofKey = (services: Services, emailHash: string, password: string) => keyedHash(services.secretKey, `credential-proof\0${emailHash}\0${password}`);
-const proofBinding = (services: Services, user: Candidate) => keyedHash(services.secretKey, `credential-binding\0${user.id}\0${user.password_hash}`);
+
+/** The binding of a proof to an account's id and stored hash, in SQL (written by the probe, compared by the session). */
+export const proofBinding = (userId: RawBuilder<unknown>, passwordHash: RawBuilder<unknown>) =>
+  sql<string>`encode(sha256(convert_to(${userId}::text || ':' || ${passwordHash}, 'UTF8')), 'base64')`;
 
 const claimProofFragment = fragment(1, (db, key) => db.deleteFrom('verified_credentials').where('key', '=', key).returning(['binding', 'expires_at']));
 
-/** Deletes the proof for these credentials, answering it (for `checkPassword`'s `proof`); rides along in Throttle.guard. */
+/** Deletes the proof for these credentials, answering it; rides along in Throttle.guard, read by sessionOnProof. */
 export const claimProof = (services: Services, emailHash: string, password: string) => claimProofFragment.with(proofKey(services, emailHash, password));
 
-const storeProof = prepared<never, [key: string, binding: string, expiresAt: string]>(3, (db, key, binding, expiresAt) =>
+const storeProof = prepared<never, [key: string, userId: number, passwordHash: string, expiresAt: string]>(4, (db, key, userId, passwordHash, expiresAt) =>
   db
     .insertInto('verified_credentials')
-    .values({ key, binding, expires_at: expiresAt })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ binding, expires_at: expiresAt })),
+    .values({ key, binding: proofBinding(userId, passwordHash), expires_at: expiresAt })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ binding: proofBinding(userId, passwordHash), expires_at: expiresAt })),
 );
 
 /**
  * True when `password` is the user's. Unknown users and users without a password take the same time and
- * answer false. `leaveProof` (the identity hash) records a one-time proof; a valid `proof` is accepted instead
- * of argon2.
+ * answer false. `leaveProof` (the identity hash) records a one-time proof for the session that follows.
  */
-export async function checkPassword(
-  services: Services,
-  user: Candidate | undefined,
-  password: string,
-  options: { leaveProof?: string; proof?: ClaimedProof | null } = {},
-): Promise<boolean> {
+export async function checkPassword(services: Services, user: Candidate | undefined, password: string, options: { leaveProof?: string } = {}): Promise<boolean> {
   if (!user?.password_hash) {
     await verifyPassword(await dummy(), password);
     return false;
   }
-  const { proof } = options;
-  if (proof && new Date(proof.expires_at) > services.now() && safeEqual(proof.binding, proofBinding(services, user))) return true;
   const ok = await verifyPassword(user.password_hash, password);
-  if (ok && options.leaveProof) {
+  if (!ok) return false;
+  let passwordHash = user.password_hash;
+  if (needsRehash(passwordHash)) {
+    passwordHash = await hashPassword(password);
+    await services.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
+  }
+  if (options.leaveProof) {
     const expiresAt = new Date(services.now().getTime() + proofLifetimeMs).toISOString();
-    await storeProof(services.db, proofKey(services, options.leaveProof, password), proofBinding(services, user), expiresAt);
+    await storeProof(services.db, proofKey(services, options.leaveProof, password), user.id, passwordHash, expiresAt);
   }
-  if (ok && needsRehash(user.password_hash)) {
-    await services.db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', user.id).execute();
-  }
-  return ok;
+  return true;
 }
 
 /** Expired proofs are removed on the way; nothing needs them after a minute. */

@@ -38,9 +38,11 @@ export class Throttle {
   /**
    * `consume` and `assertNotBlocked` in one statement, with the caller's own reads or writes riding along
    * (`alongside`: named prepared fragments with their values, each answered as its first row in JSON, or null):
-   * a sign-in step makes one round trip to the database before argon2 instead of three. Rate limits are checked
-   * before lockouts. The keys travel as arrays, so the statement's text depends only on what rides along and is
-   * compiled once for each such set (see db/prepared.ts).
+   * a sign-in step makes one round trip to the database instead of three. Rate limits are checked before
+   * lockouts. A fragment may read the fragments before it by their names, and `guard_refused` (one row, one
+   * column `refused`: true when a limit or a lockout refuses this request), so that its writes happen only when
+   * the guard lets the request through. The keys travel as arrays, so the statement's text depends only on what
+   * rides along and is compiled once for each such set (see db/prepared.ts).
    */
   async guard<A extends Record<string, Bound> = Record<never, never>>(options: {
     consume?: [key: string, policy: RatePolicy][];
@@ -55,6 +57,7 @@ export class Throttle {
       consume.map(([key]) => key),
       consume.map(([, p]) => new Date(now.getTime() + p.windowSeconds * 1000).toISOString()),
       options.lockoutKeys,
+      consume.map(([, p]) => p.limit),
     ];
     for (const [, bound] of alongside) values.push(...bound.values);
     const { rows } = await this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(guardText(this.db, alongside), values));
@@ -93,8 +96,8 @@ export class Throttle {
   }
 }
 
-/** The guard's four values come first: now, the keys to count and their windows' ends, the lockout keys. */
-const guardArity = 4;
+/** The guard's five values come first: now, the keys to count and their windows' ends, the lockout keys, the limits. */
+const guardArity = 5;
 const guardTexts = new Map<string, string>();
 
 /** The guard statement's text for this set of fragments riding along, compiled on first use. */
@@ -103,18 +106,22 @@ function guardText(db: Db, alongside: [string, Bound][]): string {
   let text = guardTexts.get(shape);
   if (text) return text;
   let next = guardArity;
-  const ctes = alongside.map(([name, { fragment }]) => {
+  const ctes = alongside.flatMap(([name, { fragment }]) => {
     const params = Array.from({ length: fragment.arity }, () => placeholder(++next));
-    return sql`${sql.id(name)} as (${fragment.build(db, ...params)})`;
+    const before = fragment.before?.(db, ...params) ?? [];
+    return [...before, [name, fragment.build(db, ...params)] as const].map(([cte, query]) => sql`, ${sql.id(cte)} as (${query})`);
   });
-  const [now, keys, windowEnds, lockoutKeys] = [1, 2, 3, 4].map(placeholder);
+  const [now, keys, windowEnds, lockoutKeys, limits] = [1, 2, 3, 4, 5].map(placeholder);
   const query = sql`with consumed as (
       insert into throttles (key, count, window_ends_at)
       select key, 1, window_ends_at from unnest(${keys}::text[], ${windowEnds}::timestamptz[]) as counted (key, window_ends_at)
       on conflict (key) do update set
         count = case when throttles.window_ends_at <= ${now}::timestamptz then 1 else throttles.count + 1 end,
         window_ends_at = case when throttles.window_ends_at <= ${now}::timestamptz then excluded.window_ends_at else throttles.window_ends_at end
-      returning key, count, window_ends_at)${sql.join(ctes.map((cte) => sql`, ${cte}`), sql``)}
+      returning key, count, window_ends_at),
+    guard_refused as (
+      select exists (select 1 from consumed c join unnest(${keys}::text[], ${limits}::int[]) as policy (key, max) on policy.key = c.key where c.count > policy.max)
+        or exists (select 1 from throttles t where t.key = any(${lockoutKeys}::text[]) and t.blocked_until > ${now}::timestamptz) as refused)${sql.join(ctes, sql``)}
     select (select json_agg(c) from consumed c) as consumed,
       (select json_agg(json_build_object('key', t.key, 'blocked_until', t.blocked_until)) from throttles t where t.key = any(${lockoutKeys}::text[])) as recorded
       ${sql.join(alongside.map(([name]) => sql`, (select row_to_json(a) from ${sql.id(name)} a limit 1) as ${sql.id(name)}`), sql``)}`;

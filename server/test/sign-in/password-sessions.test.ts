@@ -192,3 +192,58 @@ describe('rehash on login when the parameters change', () => {
     expect(needsRehash(await argon2.hash(goodPassword, { ...passwordHashOptions, parallelism: 2 }))).toBe(true);
   });
 });
+
+describe('sign-in after a probe: the proof, the checks and the new session in one statement', () => {
+  const probeThen = (email: string, ip: string) =>
+    request(ctx.app).post(`/core/v1/probes/hash/${emailHash(email)}`).set(v1).set('x-forwarded-for', ip).send({ password: goodPassword });
+  const sessionsOf = (userId: number) => ctx.services.db.selectFrom('sessions').select(['id', 'factors', 'revoked_at']).where('user_id', '=', userId).execute();
+
+  test('writes the session with the factors it answers, its refresh token and the last access, without argon2', async () => {
+    const user = await insertUserWithPassword(ctx.services, { otpEmail: true, otpSms: true, phone: '+46700000002' });
+    expect((await probeThen(user.email, '10.0.10.1')).body.available).toBe(true);
+    const before = clock.now();
+    const spy = jest.spyOn(argon2, 'verify');
+    const res = await login(user.email, goodPassword, '10.0.10.1');
+    expect(spy).not.toHaveBeenCalled();
+    spy.mockRestore();
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body.factors)).toEqual(['password', 'otpEmail', 'otpSms']);
+    expect(await sessionsOf(user.id)).toEqual([{ id: res.body.id, factors: res.body.factors, revoked_at: null }]);
+    const tokens = await ctx.services.db.selectFrom('refresh_tokens').select('token_hash').where('session_id', '=', res.body.id).execute();
+    expect(tokens).toHaveLength(1);
+    const { last_access_at } = await ctx.services.db.selectFrom('users').select('last_access_at').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(last_access_at!.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+    // The tokens work: the refresh token rotates, the access token authenticates.
+    const rotated = await request(ctx.app).put(`/core/v1/sessions/${res.body.id}`).set(v1).set('authorization', `Bearer ${res.body.refreshToken}`);
+    expect(rotated.status).toBe(200);
+    const otp = await request(ctx.app).post(`/core/v1/sessions/${res.body.id}/challenges`).set(v1).set('authorization', `Bearer ${rotated.body.accessToken}`).send({ otpEmail: true });
+    expect(otp.status).toBe(201);
+  });
+
+  test('clears the failures on record for the account, as a sign-in with argon2 does', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    const key = `login:account:${emailHash(user.email)}`;
+    for (let i = 0; i < 2; i++) expect((await login(user.email, 'Wrong-Password-1!', `10.0.11.${i}`)).status).toBe(401);
+    expect(await ctx.services.db.selectFrom('throttles').select('count').where('key', '=', key).executeTakeFirst()).toEqual({ count: 2 });
+    expect((await probeThen(user.email, '10.0.11.9')).body.available).toBe(true);
+    expect((await login(user.email, goodPassword, '10.0.11.9')).status).toBe(201);
+    expect(await ctx.services.db.selectFrom('throttles').select('count').where('key', '=', key).executeTakeFirst()).toBeUndefined();
+  });
+
+  test('writes nothing when a lockout refuses the request, even with a good proof', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    expect((await probeThen(user.email, '10.0.12.1')).body.available).toBe(true);
+    await ctx.services.db.insertInto('throttles').values({ key: 'login:address:10.0.12.1', count: 30, window_ends_at: new Date(clock.now().getTime() + 3_600_000), blocked_until: new Date(clock.now().getTime() + 60_000) }).execute();
+    const res = await login(user.email, goodPassword, '10.0.12.1');
+    expect(res.status).toBe(429);
+    expect(await sessionsOf(user.id)).toEqual([]);
+  });
+
+  test('a proof left for an account that was deactivated since does not sign in', async () => {
+    const user = await insertUserWithPassword(ctx.services);
+    expect((await probeThen(user.email, '10.0.13.1')).body.available).toBe(true);
+    await ctx.services.db.updateTable('users').set({ deactivated_at: clock.now() }).where('id', '=', user.id).execute();
+    expect((await login(user.email, goodPassword, '10.0.13.1')).status).toBe(401);
+    expect(await sessionsOf(user.id)).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { fragment, prepared, type Executor } from '../../db/prepared';
+import { proofBinding } from '../../security/credentials';
 import type { Database } from '../../db/types';
 export type Factors = Record<string, 'verified' | 'unverified'>;
 
@@ -20,6 +21,44 @@ export interface SignInAccount {
   phone_primary: string | null;
   otp_email_enabled: boolean;
   otp_sms_enabled: boolean;
+}
+
+/**
+ * Starts the session in the guard's own statement when the probe's one-time proof is good: the proof claimed
+ * alongside as `proof` is bound to the account read alongside as `account` as it is now, it has not expired, and
+ * `guard_refused` lets the request through. Then the session, its first refresh token and the user's last
+ * access are written, and failures on record for the account are cleared, in that same round trip; answers the
+ * session's id, or nothing (and writes nothing) when any condition fails. Values: the session id, now, when the
+ * session expires, the refresh token's hash and the account's lockout key.
+ */
+export const sessionOnProof = fragment(
+  5,
+  () => sql`select id from proof_session`,
+  (_db, id, now, expiresAt, refreshTokenHash, accountLockoutKey) => [
+    [
+      'proof_session',
+      sql`insert into sessions (id, user_id, factors, last_refreshed_at, expires_at)
+        select ${id}, a.id,
+          jsonb_build_object('password', 'verified')
+            || case when a.otp_email_enabled then jsonb_build_object('otpEmail', 'unverified') else '{}'::jsonb end
+            || case when a.otp_sms_enabled then jsonb_build_object('otpSms', 'unverified') else '{}'::jsonb end,
+          ${now}::timestamptz, ${expiresAt}::timestamptz
+        from account a join proof p on p.binding = ${proofBinding(sql.ref('a.id'), sql.ref('a.password_hash'))} and p.expires_at > ${now}::timestamptz
+        where not (select refused from guard_refused)
+        returning id, user_id`,
+    ],
+    ['proof_session_token', sql`insert into refresh_tokens (token_hash, session_id) select ${refreshTokenHash}, id from proof_session`],
+    ['proof_session_access', sql`update users set last_access_at = ${now}::timestamptz where id = (select user_id from proof_session)`],
+    ['proof_session_failures', sql`delete from throttles where key = ${accountLockoutKey} and exists (select 1 from proof_session)`],
+  ],
+);
+
+/** The factors a password sign-in starts with (the same as sessionOnProof writes). */
+export function passwordFactors(account: SignInAccount): Factors {
+  const factors: Factors = { password: 'verified' };
+  if (account.otp_email_enabled) factors.otpEmail = 'unverified';
+  if (account.otp_sms_enabled) factors.otpSms = 'unverified';
+  return factors;
 }
 
 export const findUserById = (db: Executor, id: number) =>

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../errors';
-import { checkPassword, claimProof, type ClaimedProof } from '../../security/credentials';
+import { checkPassword, claimProof } from '../../security/credentials';
 import { emailHash, keyedHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
@@ -10,6 +10,8 @@ import {
   findSessionForUpdate,
   accountByEmailHash,
   insertSessionWithToken,
+  passwordFactors,
+  sessionOnProof,
   revokeSessions,
   supersedeRefreshTokens,
   touchLastAccess,
@@ -28,32 +30,47 @@ export async function startSession(services: Services, userId: number, factors: 
   const refreshToken = newRefreshToken();
   const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
   await insertSessionWithToken(services.db, { id, userId, factors, now, expiresAt, refreshTokenHash: hashRefreshToken(services, refreshToken) });
-  const accessToken = await services.tokens.sign({ userId, sessionId: id });
-  return { id, accessToken, refreshToken, factors: factors as SessionBody['factors'] };
+  return sessionBody(services, { id, userId, refreshToken, factors });
+}
+
+async function sessionBody(services: Services, session: { id: string; userId: number; refreshToken: string; factors: Factors }): Promise<SessionBody> {
+  const accessToken = await services.tokens.sign({ userId: session.userId, sessionId: session.id });
+  return { id: session.id, accessToken, refreshToken: session.refreshToken, factors: session.factors as SessionBody['factors'] };
 }
 
 /**
  * Email + password. Unknown email, wrong password and no password set all answer INVALID_CREDENTIALS after the
- * same work; failures lock the identity hash and the client address out for growing times.
+ * same work; failures lock the identity hash and the client address out for growing times. After a successful
+ * probe with the same credentials (the sign-in app's flow) the whole sign-in is one statement: lockouts, the
+ * account, the probe's proof and the new session (sessionOnProof). Otherwise argon2 decides, as always.
  */
 export async function createPasswordSession(services: Services, input: { email: string; password: string; ip: string }): Promise<SessionBody> {
   const hash = emailHash(input.email);
-  // Lockouts, the account and the probe's one-time proof (claimed, so deleted) in one round trip.
+  const now = services.now();
+  const session = { id: randomUUID(), refreshToken: newRefreshToken() };
   const { onRecord, alongside } = await services.throttle.guard({
     lockoutKeys: loginLockoutKeys(hash, input.ip),
-    alongside: { account: accountByEmailHash.with(hash), proof: claimProof(services, hash, input.password) },
+    alongside: {
+      account: accountByEmailHash.with(hash),
+      proof: claimProof(services, hash, input.password),
+      session: sessionOnProof.with(
+        session.id,
+        now.toISOString(),
+        new Date(now.getTime() + sessionLifetimeMs).toISOString(),
+        hashRefreshToken(services, session.refreshToken),
+        accountKey(hash),
+      ),
+    },
   });
   const user = (alongside.account as SignInAccount | null) ?? undefined;
-  const ok = await checkPassword(services, user, input.password, { proof: alongside.proof as ClaimedProof | null });
+  if (user && alongside.session) return sessionBody(services, { ...session, userId: user.id, factors: passwordFactors(user) });
+  const ok = await checkPassword(services, user, input.password);
   if (!ok || !user) {
     await recordLoginFailure(services, hash, input.ip);
     throw new ApiError('INVALID_CREDENTIALS', { message: 'Email or password is incorrect' });
   }
   if (onRecord.has(accountKey(hash))) await services.throttle.clear(accountKey(hash));
-  const factors: Factors = { password: 'verified' };
-  if (user.otp_email_enabled) factors.otpEmail = 'unverified';
-  if (user.otp_sms_enabled) factors.otpSms = 'unverified';
-  return startSession(services, user.id, factors);
+  return startSession(services, user.id, passwordFactors(user));
 }
 
 export async function recordLoginFailure(services: Services, hash: string | null, ip: string | null): Promise<void> {
