@@ -25,9 +25,14 @@ export function literalBracketParams(doc: OpenApiDocument): RequestHandler {
   // One getter for every request, reading the request from the query object: a getter made per request would
   // give each query object a map of its own (V8 keeps accessors in the map), and that map, made in the old
   // generation, would keep the whole request alive through every young-generation collection.
+  // The operation with its parameters resolved, made once per operation (the contract does not change).
+  const resolved = new WeakMap<object, { schema: object }>();
   function matchedOperation(this: { [requestOf]?: { openapi?: { schema?: { parameters?: Parameter[] } } } }) {
     const schema = this[requestOf]?.openapi?.schema;
-    return schema && { schema: { ...schema, parameters: (schema.parameters ?? []).map(resolve) } };
+    if (!schema) return undefined;
+    let operation = resolved.get(schema);
+    if (!operation) resolved.set(schema, (operation = { schema: { ...schema, parameters: (schema.parameters ?? []).map(resolve) } }));
+    return operation;
   }
   return (req, _res, next) => {
     const query = req.query as Record<string, unknown>;

@@ -3,18 +3,28 @@
 import type { RequestHandler } from 'express';
 import { ApiError, type ValidationIssue } from '../errors';
 
-/** JSON pointer of the first string (or key) holding a NUL, walked without recursion (bodies may nest deeply). */
+/**
+ * JSON pointer of the first string (or key) holding a NUL, walked without recursion (bodies may nest deeply).
+ * Each entry keeps its parent and key; the pointer is spelled out only for the value found.
+ */
 function nulAt(root: unknown): string | null {
-  const stack: [unknown, string][] = [[root, '']];
+  type Entry = { value: unknown; parent: Entry | null; key: string };
+  const pointer = (entry: Entry, last?: string) => {
+    const keys = last === undefined ? [] : [last];
+    for (let at: Entry | null = entry; at?.parent; at = at.parent) keys.push(at.key);
+    return keys.reverse().map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  };
+  const stack: Entry[] = [{ value: root, parent: null, key: '' }];
   while (stack.length > 0) {
-    const [value, pointer] = stack.pop()!;
+    const entry = stack.pop()!;
+    const { value } = entry;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return pointer || '/';
+      if (value.includes('\u0000')) return pointer(entry) || '/';
     } else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        const next = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        if (key.includes('\u0000')) return next;
-        stack.push([child, next]);
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
+        if (key.includes('\u0000')) return pointer(entry, key);
+        stack.push({ value: (value as Record<string, unknown>)[key], parent: entry, key });
       }
     }
   }

@@ -37,6 +37,15 @@ describe('a NUL character (U+0000), which PostgreSQL text cannot hold (was 500 I
     expect(res.body.error.issues).toEqual([expect.objectContaining({ where: 'body', path: '/sender/deviceId' })]);
   });
 
+  test('under a key with / and ~ or in a key itself, the pointer escapes them (RFC 6901)', async () => {
+    const inValue = await asAdmin(request(ctx.app).post('/core/v1/api-keys')).send({ name: 'x', 'we/ird~key': ['fine', { deep: 'bad\u0000' }] });
+    expect(inValue.status).toBe(400);
+    expect(inValue.body.error.issues).toEqual([expect.objectContaining({ where: 'body', path: '/we~1ird~0key/1/deep' })]);
+    const inKey = await asAdmin(request(ctx.app).post('/core/v1/api-keys')).send({ name: 'x', outer: { 'k\u0000': 1 } });
+    expect(inKey.status).toBe(400);
+    expect(inKey.body.error.issues).toEqual([expect.objectContaining({ where: 'body', path: '/outer/k\u0000' })]);
+  });
+
   test('in a query parameter, answers 400 BAD_REQUEST', async () => {
     const res = await asAdmin(request(ctx.app).get('/core/v1/groups?name[match]=%00'));
     expect(res.status).toBe(400);
