@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Pool, types as pgTypes } from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -7,6 +7,8 @@ import { PGliteDialect } from './pglite-dialect';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
+/** The database or a transaction on it: what a repository function runs its statements on. */
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 const INT8 = 20;
 // Ids are bigint in SQL and numbers in the API; every id stays below 2^53.

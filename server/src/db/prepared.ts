@@ -1,12 +1,10 @@
 // Statements on the sign-in path, built once. Kysely builds every query as a tree of frozen nodes and compiles
-// it to SQL text on each call: for a login's four statements that was a tenth of the main thread's CPU, for
-// texts that never change. A prepared statement is written with Kysely as usual, but with placeholders
+// it to SQL text on each call: for a login's statements that was a tenth of the main thread's CPU, for texts
+// that never change. A prepared statement is written with Kysely as usual, but with placeholders
 // (`$1`…`$n`) where its values go; it is compiled on first use and each run sends the same text with fresh
 // values, exactly what Kysely would have sent. The parameters stay parameters: nothing is ever interpolated.
-import { CompiledQuery, sql, type Kysely, type QueryExecutorProvider, type RawBuilder, type Transaction } from 'kysely';
-import type { Database } from './types';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
+import { CompiledQuery, sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
+import type { Executor } from './database';
 
 /** `$n` in the compiled text; Kysely accepts it wherever a value expression goes. */
 export type Placeholder = RawBuilder<any>;

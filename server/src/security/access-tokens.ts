@@ -1,4 +1,4 @@
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { createLocalJWKSet, errors, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import { ApiError } from '../errors';
 
@@ -32,7 +32,7 @@ export class AccessTokens {
   static async create(keys: JWK[], issuer: string, ttlSeconds: number): Promise<AccessTokens> {
     const active = keys[0];
     if (active.kty !== 'EC' || active.crv !== 'P-256' || !active.d || !active.kid) throw new Error('the active signing key must be a private P-256 JWK with a kid');
-    const signingKey = createPrivateKey({ key: active as import('node:crypto').JsonWebKey, format: 'jwk' });
+    const signingKey = createPrivateKey({ key: active as JsonWebKey, format: 'jwk' });
     const publicKeys = keys.map(({ d: _d, ...pub }) => pub);
     return new AccessTokens(signingKey, active.kid, createLocalJWKSet({ keys: publicKeys }), issuer, ttlSeconds);
   }

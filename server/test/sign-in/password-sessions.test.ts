@@ -239,6 +239,18 @@ describe('sign-in after a probe: the proof, the checks and the new session in on
     expect(await sessionsOf(user.id)).toEqual([]);
   });
 
+  test('a probe that rehashes the password binds its proof to the new hash: the session needs no second verify', async () => {
+    const old = await argon2.hash(goodPassword, { type: argon2.argon2id, memoryCost: 8192, timeCost: 1, parallelism: 1 });
+    const user = await insertUser(ctx.services, { passwordHash: old });
+    expect((await probeThen(user.email, '10.0.14.1')).body.available).toBe(true);
+    const { password_hash } = await ctx.services.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(password_hash!.startsWith(currentHashPrefix)).toBe(true);
+    const spy = jest.spyOn(argon2, 'verify');
+    expect((await login(user.email, goodPassword, '10.0.14.1')).status).toBe(201);
+    expect(spy).not.toHaveBeenCalled();
+    spy.mockRestore();
+  });
+
   test('a proof left for an account that was deactivated since does not sign in', async () => {
     const user = await insertUserWithPassword(ctx.services);
     expect((await probeThen(user.email, '10.0.13.1')).body.available).toBe(true);

@@ -1,10 +1,8 @@
 // SQL of SCIM groups: platform groups of the tenant that its directory created (scim_groups), with members
 // who are users of the same tenant. Every query carries the tenant.
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/types';
+import type { Executor } from '../../db/database';
 import type { EqFilter } from './scim-filter';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 const columns = ['groups.id', 'groups.name', 'groups.created_at', 'scim_groups.external_id', 'scim_groups.updated_at'] as const;
 const numericId = (value: string) => (/^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : null);

@@ -1,11 +1,10 @@
 // SQL of SCIM users: a SCIM user is a user seen through its membership of the tenant, so every query joins
 // memberships on the tenant. Users are shared by tenants (one account per email in a region).
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/types';
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database';
 import { emailHash } from '../../security/hashing';
 import type { EqFilter } from './scim-filter';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 const columns = [
   'users.id',

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import { fragment, prepared, type Executor } from '../../db/prepared';
+import type { Executor } from '../../db/database';
+import { fragment, prepared } from '../../db/prepared';
 import { proofBinding } from '../../security/credentials';
 import type { Database } from '../../db/types';
 export type Factors = Record<string, 'verified' | 'unverified'>;

@@ -1,9 +1,9 @@
 // SQL of single sign-on: domains, SAML settings, challenges and replay records. Tenant-owned rows are always
 // read with their tenant_id.
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
+import type { Executor } from '../../db/database';
 import type { Database, SsoKind } from '../../db/types';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 export const findSsoDomain = (db: Executor, domain: string) =>
   db.selectFrom('sso_domains').select(['domain', 'tenant_id', 'kind']).where('domain', '=', domain.toLowerCase()).executeTakeFirst();
