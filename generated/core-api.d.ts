@@ -14,10 +14,28 @@ export interface paths {
          * @description Signs in with one of three grants, chosen by `grantType`:
          *     `password` (email and password; if the user has a second factor, it starts unverified and the session may
          *     call only its own session and challenge operations until it is verified), `coAlertCode` (a coAlert code; the
-         *     session's `coalert` factor is verified) or `sso` (the `oidc`, `saml` or `skolon` factor starts unverified).
+         *     session's `coalert` factor is verified) or `sso` (single sign-on, see below).
          *
          *     Unknown email, wrong password and no password set all answer `401 INVALID_CREDENTIALS`, identically.
-         *     Repeated failures are throttled per account and per client address (`429 TOO_MANY_REQUESTS`).
+         *     Every `password` and `coAlertCode` attempt is counted as a failure before it is checked, and given back
+         *     when it succeeds, so concurrent attempts are held to the same limits as sequential ones (`429
+         *     TOO_MANY_REQUESTS` with `unavailableUntil`, before any check). Failures lock out, for 30 seconds doubling up to
+         *     an hour: an account from one client address after 5 (within a day); an account from addresses it has not
+         *     signed in from within 90 days after 20 (within a day; the right password from an address the account signed in
+         *     from is never refused for failures elsewhere); a client address after 20 within an hour (coAlert codes
+         *     included; not applied at an address the account signed in from). Accounts are counted by identity hash, the
+         *     same whether or not they exist. Wrong one-time codes and probes count towards the same limits.
+         *
+         *     `sso`: the email's domain picks the organisation (`GET /probes/idpDomain/{idpDomain}`); a domain that does not
+         *     sign in with single sign-on here answers `400 INVALID_SSO_CONFIGURATION`. For any address at such a domain the
+         *     answer is the same, whether or not the address belongs to an account of the organisation: `201` with a session
+         *     opened for that organisation, its `oidc`, `saml` or `skolon` factor (the domain's protocol) unverified and bound
+         *     to no user. Like any session with an unverified factor it lives 15 minutes, cannot be refreshed, and may only
+         *     start and answer its own challenge or end itself (`DELETE /sessions/{id}`). Who signs in is decided by the
+         *     identity provider: verifying the factor binds the session to the member of the organisation the provider
+         *     asserted, and an identity the organisation does not have is refused then (`PATCH /sessions/{id}`). The grant
+         *     checks no secret, so it moves none of the lockouts above; it counts towards a limit of 60 grants a minute per
+         *     client address (`429 TOO_MANY_REQUESTS`), never given back, the same for every email.
          */
         post: operations["createSession"];
         delete?: never;
@@ -44,15 +62,19 @@ export interface paths {
          * Refresh a session
          * @description Rotates the session's tokens. There is no body: the refresh token is sent as
          *     `Authorization: Bearer <refreshToken>`. The answer holds a new access token and a new refresh token.
-         *     The previous refresh token stays usable for a short grace window (about 10 seconds, for concurrent tabs and
-         *     retries); presenting an older one revokes the whole session (`INVALID_REFRESH_TOKEN`). A session lives
-         *     365 days from its last refresh.
+         *     A session has one chain of refresh tokens, with one live token at a time. For 10 seconds after a rotation
+         *     (concurrent tabs, retries) the immediate predecessor of the current token is still accepted and answers the
+         *     current refresh token again (no second chain starts; a new access token is issued). Any other superseded token
+         *     of the session, or the predecessor after those 10 seconds, revokes the whole session (`INVALID_REFRESH_TOKEN`).
+         *     A session waiting for its second factor cannot be refreshed (`INVALID_SESSION`) and ends 15 minutes after it
+         *     started; a complete session lives 365 days from its last refresh.
          */
         put: operations["refreshSession"];
         post?: never;
         /**
          * Log out
-         * @description Revokes the session; its access and refresh tokens stop working at once.
+         * @description Revokes one of the caller's sessions; its access and refresh tokens stop working at once. A single sign-on
+         *     session not yet bound to a user (see `createSession`) may end only itself.
          */
         delete: operations["deleteSession"];
         options?: never;
@@ -61,10 +83,19 @@ export interface paths {
          * Answer a challenge
          * @description Proves a factor of the session: a one-time code sent by `otpSms` or `otpEmail`; the authorization code and
          *     PKCE verifier of an `oidc` or `skolon` sign-in; the one-time `code` the SAML assertion consumer service gave.
-         *     On success the factor is verified and the session is returned with fresh tokens.
+         *     On success the factor is verified and the session is returned with fresh tokens: the access and refresh tokens
+         *     issued before are refused from then on (`INVALID_SESSION`, and a refresh with the old refresh token revokes the
+         *     session).
          *
-         *     A wrong code answers `INVALID_CREDENTIALS`; after five wrong tries the code is dead. An expired code answers
-         *     `MFA_TOKEN_EXPIRED`.
+         *     An SSO factor binds the session to the user whose email the identity provider asserted, looked up among the
+         *     active members of the organisation the session was opened for; an identity that is no active member there
+         *     answers `INVALID_CREDENTIALS` (OIDC and Skolon; SAML says so in the assertion consumer service's redirect)
+         *     and leaves the session unverified and bound to no user.
+         *
+         *     A wrong code answers `INVALID_CREDENTIALS`; after five wrong tries the code is used up, and it answers
+         *     `MFA_TOKEN_EXPIRED` like an expired code (ask for a new one). Every wrong one-time code counts as a failed
+         *     sign-in of the account from the caller's address (see `createSession`): past those limits the answer is 429
+         *     before the code is checked.
          */
         patch: operations["verifySessionChallenge"];
         trace?: never;
@@ -88,8 +119,11 @@ export interface paths {
          * Create a challenge
          * @description `otpEmail` / `otpSms`: sends a 6-digit one-time code (valid about 10 minutes) by email or SMS and answers
          *     where it went (masked), until when it is valid and when another may be asked for. Asking again before
-         *     `resendUnavailableUntil` answers `429` with `unavailableUntil`. SMS for a user without a phone number answers
-         *     `MFA_REQUIRED_BUT_NOT_ENABLED`.
+         *     `resendUnavailableUntil` answers `429` with `unavailableUntil`, as does asking for more than 10 codes in an
+         *     hour; SSO challenges are limited to 30 an hour per session. SMS for a user without a phone number answers
+         *     `MFA_REQUIRED_BUT_NOT_ENABLED`. The message is in the user's `preferredLanguage`, else in the language of
+         *     `Accept-Language`, else English; the SMS ends with the origin-bound line `@<sign-in app host> #<code>`, so
+         *     phones offer the code to the sign-in app only.
          *
          *     `oidc` / `skolon` (authorization code with PKCE, `S256` only) and `saml`: answers the `authorizationUrl` to
          *     send the browser to.
@@ -125,7 +159,9 @@ export interface paths {
          *
          *     `available` is true only when an account with this hash lives in this region and the password matches. An
          *     unknown email and a wrong password answer the same `200` with `available: false`, identically.
-         *     Probes are throttled per client address and per hash (`429 TOO_MANY_REQUESTS`, with `unavailableUntil`).
+         *     Probes are rate limited per client address (60 a minute) and per hash (10 a minute), and a probe whose password
+         *     does not match here counts as a failed sign-in, against the same lockouts as `createSession` (whether or not
+         *     the account lives here), before the password is checked (`429 TOO_MANY_REQUESTS`, with `unavailableUntil`).
          */
         post: operations["probeHash"];
         delete?: never;
@@ -231,7 +267,8 @@ export interface paths {
         /**
          * Request a password reset
          * @description Asks for a password reset link for the account with this identity hash (SHA-256 hex of the lowercased email).
-         *     When such an account lives in this region, a link to reset the password (valid 30 minutes) is emailed to it.
+         *     When such an account lives in this region, a link to reset the password (valid 30 minutes) is emailed to it,
+         *     in the user's `preferredLanguage`, else in the language of `Accept-Language`, else English.
          *     The answer is `202` with no body whether or not the account exists. Requests are throttled per client address
          *     and per hash (`429 TOO_MANY_REQUESTS`, with `unavailableUntil`).
          */
@@ -371,8 +408,8 @@ export interface paths {
          *     The password must follow the password rules (see `NewPassword`); each broken rule is an issue of
          *     `400 BAD_REQUEST`. An unknown token, or one that is not this user's, answers `400 USER_PASSWORD_SET_TOKEN_INVALID`
          *     (also for an unknown user); an expired one `410 USER_PASSWORD_SET_TOKEN_EXPIRED`; when the password is already
-         *     set (the token was used) the answer is `409 USER_PASSWORD_ALREADY_SET`. Attempts are throttled per client
-         *     address and per user (`429 TOO_MANY_REQUESTS`).
+         *     set (the token was used) the answer is `409 USER_PASSWORD_ALREADY_SET`. Token checks and uses are counted per
+         *     client address before the token is looked at (30 per 10 minutes, `429 TOO_MANY_REQUESTS`).
          */
         post: operations["setPassword"];
         delete?: never;
@@ -409,8 +446,9 @@ export interface paths {
          *     `requestPasswordReset`). The password must follow the password rules (see `NewPassword`); each broken rule is an
          *     issue of `400 BAD_REQUEST`. An unknown token, one that is not this user's or one already used answers
          *     `400 USER_PASSWORD_SET_TOKEN_INVALID` (also for an unknown user); an expired one
-         *     `410 USER_PASSWORD_SET_TOKEN_EXPIRED`. A successful reset revokes all of the user's other sessions. Attempts are
-         *     throttled per client address and per user (`429 TOO_MANY_REQUESTS`).
+         *     `410 USER_PASSWORD_SET_TOKEN_EXPIRED`. A successful reset revokes all of the user's sessions and closes every other
+         *     link of the user. Token checks and uses are counted per client address before the token is looked at (30 per
+         *     10 minutes, `429 TOO_MANY_REQUESTS`).
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -931,6 +969,10 @@ export interface paths {
          *     `400 PERSONAL_ALARM_NOT_FOUND_RECIPIENTS`. An alarm that has already been dispatched (its `messageId` is set)
          *     can no longer be changed: `409 PERSONAL_ALARM_CONFLICT`. An unknown id answers `404 PERSONAL_ALARM_NOT_FOUND`.
          *     Needs the `alarms.mayActivate` permission, else `403 FORBIDDEN`.
+         *     Only the alarm's owner may change it, or an operator acting for them: an administrator of the tenant (the
+         *     membership's tenant-administrator role) who also holds `alarms.mayActivate`; anyone else answers
+         *     `403 FORBIDDEN`. Every change is recorded (who, when, each changed field from → to), and a change by someone
+         *     other than the owner sends the owner a notice in their language naming who changed what.
          */
         patch: operations["updatePersonalAlarm"];
         trace?: never;
@@ -961,6 +1003,9 @@ export interface paths {
          *     create a new one instead). An alarm whose `dispatchTime` has already passed is dispatched at once. An unknown
          *     id answers `404 PERSONAL_ALARM_NOT_FOUND`. Needs the
          *     `alarms.mayActivate` permission, else `403 FORBIDDEN`.
+         *     Only the alarm's owner may start it, or an operator acting for them: an administrator of the tenant who also
+         *     holds `alarms.mayActivate`; anyone else answers `403 FORBIDDEN`. The start is recorded, and the owner gets a
+         *     notice when someone else started it.
          */
         post: operations["activatePersonalAlarm"];
         delete?: never;
@@ -991,6 +1036,10 @@ export interface paths {
          * @description Stops the alarm's timer (sets `active` to false) so it is not dispatched; there is no body. Deactivating an
          *     alarm that is not active answers it unchanged. An unknown id answers `404 PERSONAL_ALARM_NOT_FOUND`. Needs
          *     the `alarms.mayDeactivate` permission, else `403 FORBIDDEN`.
+         *     The owner may stop their own alarm; someone else's alarm may be stopped only by an operator: an administrator
+         *     of the tenant who also holds `alarms.mayDeactivate` (silencing a lone worker's alarm is as grave as moving
+         *     it). Anyone else answers `403 FORBIDDEN`. The stop is recorded, and the owner gets a notice when someone
+         *     else stopped it.
          */
         post: operations["deactivatePersonalAlarm"];
         delete?: never;
@@ -1025,9 +1074,12 @@ export interface paths {
          *     secret is stored encrypted and is never returned. `createdAt` is kept when settings are replaced; `updatedAt`
          *     is set to now.
          *
-         *     Answers `400 BAD_REQUEST` for an invalid body (empty `clientId` or `clientSecret`, a value that is not a URL)
-         *     and `403 FORBIDDEN` when the caller does not belong to the tenant or may not manage its single sign-on
-         *     settings.
+         *     Answers `400 BAD_REQUEST` for an invalid body (empty `clientId` or `clientSecret`, a value that is not a URL,
+         *     an endpoint whose host is a loopback, private, link-local, unique-local or other internal address, or
+         *     `localhost`) and `403 FORBIDDEN` when the caller does not belong to the tenant or may not manage its single
+         *     sign-on settings. The region reaches the endpoints at public addresses only: a name that resolves to an
+         *     internal address, also after a redirect, is refused when the request is made, and every failure to reach the
+         *     identity provider answers the same `503 SERVICE_UNAVAILABLE`.
          */
         put: operations["putOidcSettings"];
         post?: never;
@@ -1306,7 +1358,11 @@ export interface components {
             grantType: "coAlertCode";
             code: string;
         };
-        /** @description Start single sign-on for the tenant of this email; the session's SSO factor starts unverified. */
+        /**
+         * @description Start single sign-on at the organisation that owns this email's domain; the session's SSO factor starts
+         *     unverified and the session is bound to no user until the identity provider answers (the same for any address at
+         *     the domain).
+         */
         SsoGrant: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -1322,7 +1378,11 @@ export interface components {
          * @enum {string}
          */
         ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN";
-        /** @description One reason a request was rejected. */
+        /**
+         * @description One reason a request was rejected. A body that must take one of several shapes (`oneOf`) answers the issues of
+         *     the shape it chose; a body that chose none answers one issue at the body's pointer naming the properties that
+         *     choose a shape (or, for an unknown `grantType`, one issue at `/grantType` naming the allowed values).
+         */
         ValidationIssue: {
             /**
              * @description The part of the request that failed.
@@ -1954,13 +2014,14 @@ export interface components {
             state: "valid" | "expired" | "invalid" | "used";
         };
         /**
-         * @description A new password: at least 10 characters with a lowercase letter, an uppercase letter, a digit and a special
+         * @description A new password: 10 to 256 characters with a lowercase letter, an uppercase letter, a digit and a special
          *     character (anything but a letter A-Z or a digit). A password that breaks a rule answers `400 BAD_REQUEST`
          *     with one issue per broken rule, with these messages and `rule` names:
          *
          *     | Message | Rule |
          *     |---|---|
          *     | Password must be at least 10 characters | PASSWORD_TOO_SHORT |
+         *     | Password must be at most 256 characters | PASSWORD_TOO_LONG |
          *     | Password must contain a lowercase letter | PASSWORD_MISSING_LOWERCASE |
          *     | Password must contain an uppercase letter | PASSWORD_MISSING_UPPERCASE |
          *     | Password must contain a number | PASSWORD_MISSING_DIGIT |
@@ -2321,7 +2382,7 @@ export interface components {
         SendCecMessageRequest: {
             /** @description The groups to send to; each must be a group of the tenant the caller may send to. */
             externalCommunicationGroupIds: components["schemas"]["Id"][];
-            /** @description The message text; must not be blank. */
+            /** @description The message text; it must contain at least one visible character (not only spaces, zero-width or other format characters, combining marks or blank symbols). */
             text: string;
             channel: components["schemas"]["CecChannel"];
             /**
@@ -2491,7 +2552,7 @@ export interface components {
             location?: components["schemas"]["PersonalAlarmLocation"];
             /** @description Start the timer at once (true) or create the alarm inactive, to activate later (false). */
             active: boolean;
-            /** @description The alarm text sent to the recipients. */
+            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, combining marks or blank symbols). */
             text: string;
             /** @description Warn the sender one minute before the alarm is dispatched. */
             oneMinuteWarning: boolean;
@@ -2511,7 +2572,7 @@ export interface components {
         UpdatePersonalAlarmRequest: {
             /** @description The new moment the alarm is dispatched unless deactivated before. */
             dispatchAt?: components["schemas"]["Timestamp"];
-            /** @description The alarm text sent to the recipients. */
+            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, combining marks or blank symbols). */
             text?: string;
             /** @description Where the sender is now. */
             location?: components["schemas"]["PersonalAlarmLocation"];
@@ -2847,9 +2908,10 @@ export interface components {
             SAMLResponse: string;
             /**
              * @description The value the service provider sent with the authentication request and the identity provider returns
-             *     unchanged; it names where the browser goes afterwards.
+             *     unchanged; it names where the browser goes afterwards. Without it (or empty) the browser goes to the sign-in
+             *     app's SSO page with `error=saml_validation_failed`.
              */
-            RelayState: string;
+            RelayState?: string;
         };
     };
     responses: {
@@ -2862,19 +2924,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request breaks the contract (BAD_REQUEST); `issues` says where and what. */
-        BadRequest: {
+        /** @description Too many attempts (TOO_MANY_REQUESTS); try again after `unavailableUntil`. */
+        TooManyRequests: {
             headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description Too many attempts (TOO_MANY_REQUESTS); try again after `unavailableUntil`. */
-        TooManyRequests: {
+        /** @description The request breaks the contract (BAD_REQUEST); `issues` says where and what. */
+        BadRequest: {
             headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -2927,6 +2989,14 @@ export interface components {
         ApiVersionHeader: "1";
         /** @description The session id. */
         SessionId: string;
+        /**
+         * @description The language the sign-in app is showing (a standard Accept-Language value, such as `sv-SE,sv;q=0.9,en;q=0.8`).
+         *     The message this request sends is written in the user's `preferredLanguage`; for a user who has chosen none, in
+         *     the best of the supported languages (sv, en, nl, fi, es, pt) this header names, else in English. A value that
+         *     names none of them, or cannot be read, means English; it never makes the request fail.
+         * @example sv-SE,sv;q=0.9,en;q=0.8
+         */
+        AcceptLanguage: string;
         /** @description The identity hash, SHA-256 of the lowercased email, as 64 lowercase hexadecimal digits. */
         IdentityHash: string;
         /** @description A DNS domain name, such as the domain part of a user's email address. Compared case-insensitively. */
@@ -2976,7 +3046,8 @@ export interface components {
         /**
          * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
          *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
-         *     `400` with `scimType: invalidFilter`.
+         *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
+         *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
          */
         ScimFilter: string;
         /** @description 1-based index of the first result; values below 1 count as 1. */
@@ -3026,8 +3097,19 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            /** @description The credentials do not match (INVALID_CREDENTIALS). */
+            /**
+             * @description The request breaks the contract (BAD_REQUEST; `issues` says where and what), or the `sso` grant's email
+             *     domain does not sign in with single sign-on here (INVALID_SSO_CONFIGURATION).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credentials do not match (INVALID_CREDENTIALS; `password` and `coAlertCode` only). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3087,7 +3169,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -3171,7 +3252,8 @@ export interface operations {
                 };
             };
             /**
-             * @description The code is wrong (INVALID_CREDENTIALS) or expired (MFA_TOKEN_EXPIRED), the identity provider rejected the
+             * @description The code is wrong (INVALID_CREDENTIALS) or expired or used up (MFA_TOKEN_EXPIRED), the identity provider
+             *     asserted someone who is no active member of the organisation (INVALID_CREDENTIALS), rejected the
              *     code (INVALID_SSO_AUTHORIZATION_CODE) or its ID token is not valid (INVALID_SSO_ID_TOKEN), the session id is
              *     not the caller's (INVALID_SESSION_ID), or the access token is not valid (UNAUTHORIZED,
              *     INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION).
@@ -3203,6 +3285,14 @@ export interface operations {
             header: {
                 /** @description Version of the core API contract the client speaks. Must be `1`. */
                 "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /**
+                 * @description The language the sign-in app is showing (a standard Accept-Language value, such as `sv-SE,sv;q=0.9,en;q=0.8`).
+                 *     The message this request sends is written in the user's `preferredLanguage`; for a user who has chosen none, in
+                 *     the best of the supported languages (sv, en, nl, fi, es, pt) this header names, else in English. A value that
+                 *     names none of them, or cannot be read, means English; it never makes the request fail.
+                 * @example sv-SE,sv;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
             path: {
                 /** @description The session id. */
@@ -3409,6 +3499,14 @@ export interface operations {
             header: {
                 /** @description Version of the core API contract the client speaks. Must be `1`. */
                 "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /**
+                 * @description The language the sign-in app is showing (a standard Accept-Language value, such as `sv-SE,sv;q=0.9,en;q=0.8`).
+                 *     The message this request sends is written in the user's `preferredLanguage`; for a user who has chosen none, in
+                 *     the best of the supported languages (sv, en, nl, fi, es, pt) this header names, else in English. A value that
+                 *     names none of them, or cannot be read, means English; it never makes the request fail.
+                 * @example sv-SE,sv;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
             path?: never;
             cookie?: never;
@@ -4957,7 +5055,8 @@ export interface operations {
                 /**
                  * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
                  *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
-                 *     `400` with `scimType: invalidFilter`.
+                 *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
+                 *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
                  */
                 filter?: components["parameters"]["ScimFilter"];
                 /** @description 1-based index of the first result; values below 1 count as 1. */
@@ -5140,7 +5239,8 @@ export interface operations {
                 /**
                  * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
                  *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
-                 *     `400` with `scimType: invalidFilter`.
+                 *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
+                 *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
                  */
                 filter?: components["parameters"]["ScimFilter"];
                 /** @description 1-based index of the first result; values below 1 count as 1. */
@@ -5366,6 +5466,8 @@ export interface operations {
              *     signature, audience, conditions, `InResponseTo` or replay), `user_not_found` (no user matches the asserted
              *     identity) or `unauthorized_organization` (the user does not belong to the organisation the sign-in was
              *     started for), for example `https://login.example.com/login/sso?error=user_not_found`.
+             *     A form without `RelayState` (or with an empty one) redirects to the sign-in app's SSO page
+             *     (`<sign-in app>/login/sso?error=saml_validation_failed`), as a browser cannot show a JSON answer.
              */
             302: {
                 headers: {

@@ -14,16 +14,24 @@ function call(method, url, options) {
     pm.sendRequest(request, function (error, response) {
       if (error) return reject(error);
       let json = null;
-      try { json = response.json(); } catch (e) { json = null; }
+      try {
+        json = response.json();
+      } catch (e) {
+        json = null;
+      }
       resolve({ status: response.code, json: json });
     });
   });
 }
 function wait(ms) {
-  return new Promise(function (resolve) { setTimeout(resolve, ms); });
+  return new Promise(function (resolve) {
+    setTimeout(resolve, ms);
+  });
 }
 async function signIn(email) {
-  const res = await call('POST', '/sessions', { body: { grantType: 'password', email: email, password: pm.variables.get('demoPassword') } });
+  const res = await call('POST', '/sessions', {
+    body: { grantType: 'password', email: email, password: pm.variables.get('demoPassword') },
+  });
   if (res.status !== 201) throw new Error('sign-in of ' + email + ' answered ' + res.status);
   return res.json;
 }
@@ -31,13 +39,17 @@ async function signIn(email) {
 async function fromOutbox(to, pattern) {
   for (let i = 0; i < 25; i++) {
     const res = await call('GET', regionUrl + '/dev/outbox?to=' + encodeURIComponent(to));
-    const hit = (res.json && res.json.data || []).map(function (m) { return pattern.exec((m.subject || '') + '\n' + m.body); }).find(Boolean);
+    const hit = ((res.json && res.json.data) || [])
+      .map(function (m) {
+        return pattern.exec((m.subject || '') + '\n' + m.body);
+      })
+      .find(Boolean);
     if (hit) return hit;
     await wait(200);
   }
   throw new Error('nothing matching ' + pattern + ' was sent to ' + to);
 }
 function fail(error) {
-  console.error(String(error && error.stack || error));
+  console.error(String((error && error.stack) || error));
   vars.set('setupError', String(error));
 }
