@@ -1,13 +1,43 @@
-import { defineConfig } from 'vite';
+import { defineConfig, loadEnv } from 'vite';
 import react from '@vitejs/plugin-react';
+import { PRODUCTION_API_URLS } from './src/config/platforms.ts';
+import { allowedScriptHash, securityHeaders } from './deploy/security-headers.ts';
+import { signInShell } from './shell/plugin.ts';
 
-export default defineConfig({
-  plugins: [react()],
+const web = import.meta.dirname;
+
+/** The API origins a build calls: what the CSP's connect-src must allow (the same variables the app reads). */
+function apiOrigins(mode: string): string[] {
+  const env = loadEnv(mode, web, 'VITE_API_URL_');
+  const urls = [
+    env.VITE_API_URL_EU_NORTH_1 || PRODUCTION_API_URLS['eu-north-1'],
+    env.VITE_API_URL_SE_STO,
+    env.VITE_API_URL_SA_EAST_1 || PRODUCTION_API_URLS['sa-east-1'],
+  ];
+  return urls.filter((url): url is string => Boolean(url?.trim())).map((url) => new URL(url).origin);
+}
+
+export default defineConfig(({ mode }) => ({
+  plugins: [react(), signInShell({ requiredScriptHash: () => allowedScriptHash(web) })],
+  resolve:
+    mode === 'production'
+      ? {
+          alias: [
+            { find: /^react$/, replacement: `${web}/src/runtime/react-on-preact.js` },
+            { find: /^react-dom$/, replacement: 'preact/compat' },
+            { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+            { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+            { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+          ],
+        }
+      : undefined,
   server: { port: 5173, strictPort: true },
-  preview: { port: 5173, strictPort: true },
+  // The preview of a build sends the headers its production host sends (web/deploy/sign-in.conf.template).
+  preview: { port: 5173, strictPort: true, headers: securityHeaders(web, apiOrigins(mode)) },
   build: {
     target: 'es2022',
-    sourcemap: true,
+    // No source maps in the build: they would ship the app's whole source to every visitor for nothing.
+    sourcemap: false,
     // Every browser that runs ES2022 preloads modules natively; the polyfill would only add weight.
     modulePreload: { polyfill: false },
     rolldownOptions: {
@@ -19,4 +49,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

@@ -3,16 +3,21 @@
  * sso.demo.test to the development identity provider, scripts/dev-idp.mjs, a real oidc-provider), the production
  * build of the app and the demo calling platform, all on free loopback ports. The browser goes from the demo
  * platform to the SSO step, to the identity provider's login form, back to /login/sso and on to the platform,
- * which proves the refresh token. The app's SSO screens are checked with axe-core and saved (English and Swedish)
- * in test-output/screenshots/sso/.
+ * which proves the refresh token. The app's SSO screens are checked with axe-core and saved (all six languages;
+ * the identity provider's round trips in English and Swedish) in test-output/screenshots/sso/.
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
+import es from '../src/i18n/locales/es.json';
+import fi from '../src/i18n/locales/fi.json';
+import nl from '../src/i18n/locales/nl.json';
+import pt from '../src/i18n/locales/pt.json';
 import sv from '../src/i18n/locales/sv.json';
 import { SCREENSHOTS, axeViolations, screenshot } from './support/browser';
 import { browserSuite } from './support/browser-suite';
+import { type Platform, expectProvenSession as expectProven, text } from './support/sign-in-pages';
 import type { Stack } from './support/stack';
 
 const SSO_USER = 'sso-user@sso.demo.test';
@@ -34,14 +39,10 @@ const { visit } = browserSuite(
 );
 
 const demoPage = (platform: 'admin' | 'app' | 'academy') => `${stack.demo}/${platform}/login`;
-const loginPath = (platform: 'admin' | 'app' | 'academy' = 'app', extra = '') => `/login?redirectUrl=${encodeURIComponent(demoPage(platform))}${extra}`;
-const apiCalls = (requests: string[], origin: string) => requests.filter((request) => request.split(' ')[1].startsWith(`${origin}/`));
-
-async function text(page: Page, selector: string): Promise<string> {
-  const locator = page.locator(selector);
-  await locator.waitFor();
-  return (await locator.textContent())?.trim() ?? '';
-}
+const loginPath = (platform: 'admin' | 'app' | 'academy' = 'app', extra = '') =>
+  `/login?redirectUrl=${encodeURIComponent(demoPage(platform))}${extra}`;
+const apiCalls = (requests: string[], origin: string) =>
+  requests.filter((request) => request.split(' ')[1].startsWith(`${origin}/`));
 
 /** From the login form: 'Log in with SSO', the email, Continue. */
 async function startSso(page: Page, email: string, T = en) {
@@ -60,18 +61,8 @@ async function signInAtIdp(page: Page, login: string) {
 }
 
 /** The demo platform received sessionId, region and a refresh token that refreshes the session. */
-async function expectProvenSession(page: Page, platform: 'admin' | 'app' | 'academy', region: string) {
-  await page.waitForURL((url) => url.href.startsWith(`${demoPage(platform)}?`), { timeout: 20_000 }).catch(async (error: Error) => {
-    const shown = await page.locator('main').innerText().catch(() => '(no main)');
-    throw new Error(`${error.message}\nAt ${page.url()} the page shows:\n${shown}`);
-  });
-  await page.locator('#proof[data-state=ok]').waitFor({ timeout: 15_000 });
-  expect(await text(page, '#region')).toBe(region);
-  expect(await text(page, '#session-id')).toMatch(/^[0-9a-f-]{36}$/);
-  expect(await text(page, '#refresh-token')).toMatch(/^received \(\d+ characters, not shown\)$/);
-  const url = new URL(page.url());
-  expect([url.searchParams.has('refreshToken'), url.searchParams.get('region')]).toEqual([false, region]);
-}
+const expectProvenSession = (page: Page, platform: Platform, region: string) =>
+  expectProven(stack, page, platform, region);
 
 describe('Log in with SSO in a real browser', () => {
   test('from the demo platform: SSO step, the identity provider, /login/sso, and back to the platform with a proven session', async () => {
@@ -92,8 +83,14 @@ describe('Log in with SSO in a real browser', () => {
       ]),
     );
     // Brazil was asked about the domain only; the browser went through the identity provider and /login/sso.
-    expect(apiCalls(requests, stack.brazil.url)).toEqual([`GET ${stack.brazil.url}/core/v1/probes/idpDomain/sso.demo.test`]);
-    expect(requests.some((request) => request.startsWith(`GET ${stack.idp}/auth?`) && request.includes('code_challenge_method=S256'))).toBe(true);
+    expect(apiCalls(requests, stack.brazil.url)).toEqual([
+      `GET ${stack.brazil.url}/core/v1/probes/idpDomain/sso.demo.test`,
+    ]);
+    expect(
+      requests.some(
+        (request) => request.startsWith(`GET ${stack.idp}/auth?`) && request.includes('code_challenge_method=S256'),
+      ),
+    ).toBe(true);
     expect(requests.some((request) => request.startsWith(`GET ${stack.web}/login/sso?code=`))).toBe(true);
   });
 
@@ -235,10 +232,54 @@ describe.each([
   });
 });
 
+/**
+ * The app's SSO screens in the other four languages, without signing in at the identity provider again (each
+ * SSO sign-in counts against the account's limits): the step and its messages, and /login/sso failing.
+ */
+describe.each([
+  ['nl', 'nl-NL', nl],
+  ['fi', 'fi-FI', fi],
+  ['es', 'es-ES', es],
+  ['pt', 'pt-BR', pt],
+])('the SSO screens in %s', (language, locale, T) => {
+  test('SSO step, its messages, and /login/sso when no sign-in was started in this tab', async () => {
+    const violations: Record<string, unknown[]> = {};
+    const capture = async (page: Page, name: string) => {
+      const found = await axeViolations(page);
+      if (found.length > 0) violations[name] = found;
+      await screenshot(page, join('sso', `${language}-${name}`));
+    };
+    const { page } = await visit(loginPath(), locale);
+    await page.getByRole('button', { name: T.login.sso }).click();
+    await page.getByRole('heading', { level: 1, name: T.sso.title }).waitFor();
+    await capture(page, 'sso-step');
+    await page.getByRole('button', { name: T.sso.submit }).click();
+    expect(await text(page, '#sso-email-error')).toBe(T.validation.emailRequired);
+    await capture(page, 'sso-step-required');
+    await page.fill('#sso-email', 'anna@demo.test');
+    await page.getByRole('button', { name: T.sso.submit }).click();
+    expect(await text(page, '#sso-email-error')).toBe(T.sso.errors.noSso);
+    await capture(page, 'sso-step-no-sso');
+    const other = await visit('/login/sso?code=abc&state=xyz', locale);
+    await other.page.getByRole('heading', { name: T.sso.failedTitle }).waitFor();
+    expect(await text(other.page, '[role=alert]')).toBe(T.sso.errors.notStarted);
+    await capture(other.page, 'sso-return-failed');
+    expect(violations).toEqual({});
+  }, 90_000);
+});
+
 test('the screenshots of the SSO screens are saved', () => {
   const files = readdirSync(SSO_SCREENSHOTS).filter((file) => file.endsWith('.png'));
   for (const language of ['en', 'sv']) {
-    for (const name of ['sso-step', 'sso-step-required', 'sso-step-no-sso', 'sso-identity-provider', 'sso-demo-platform', 'sso-return-failed', 'sso-return-checking']) {
+    for (const name of [
+      'sso-step',
+      'sso-step-required',
+      'sso-step-no-sso',
+      'sso-identity-provider',
+      'sso-demo-platform',
+      'sso-return-failed',
+      'sso-return-checking',
+    ]) {
       expect(files.some((file) => file.startsWith(`${language}-`) && file.endsWith(`-${name}.png`))).toBe(true);
     }
   }

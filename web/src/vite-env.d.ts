@@ -9,4 +9,6 @@ interface ImportMetaEnv {
   readonly VITE_API_URL_SA_EAST_1?: string;
   /** Replaces the whole redirect allow-list: exact login page URLs separated by commas or whitespace. */
   readonly VITE_REDIRECT_ALLOW_LIST?: string;
+  /** Development server only: the login page the bare root `/` starts a sign-in for (on the allow-list). */
+  readonly VITE_DEV_START_REDIRECT_URL?: string;
 }

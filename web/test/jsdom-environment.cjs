@@ -3,7 +3,17 @@
 const { TestEnvironment } = require('jest-environment-jsdom');
 const { webcrypto } = require('node:crypto');
 
-const borrowed = ['fetch', 'Request', 'Response', 'Headers', 'FormData', 'ReadableStream', 'TextEncoder', 'TextDecoder', 'structuredClone'];
+const borrowed = [
+  'fetch',
+  'Request',
+  'Response',
+  'Headers',
+  'FormData',
+  'ReadableStream',
+  'TextEncoder',
+  'TextDecoder',
+  'structuredClone',
+];
 
 class JsdomWithFetchEnvironment extends TestEnvironment {
   async setup() {

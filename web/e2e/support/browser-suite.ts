@@ -2,13 +2,16 @@
 // suite's tests and stopped after them, and a fresh browser context (no storage) for each visit, closed after
 // each test.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { securityHeaders } from '../../deploy/security-headers';
 import { launchChromium } from './browser';
-import { type Stack, startStack } from './stack';
+import { type Stack, WEB, startStack } from './stack';
 
 export interface Visit {
   page: Page;
   /** Every URL the page requested, in order. */
   requests: string[];
+  /** What the browser refused under the Content-Security-Policy (checked empty after each test, with any page of the app that came without its security headers). */
+  cspViolations: string[];
 }
 
 export interface SuiteOptions {
@@ -20,7 +23,10 @@ export interface SuiteOptions {
 }
 
 /** Registers the suite's hooks; `ready` receives the stack once it runs. */
-export function browserSuite(options: SuiteOptions, ready: (stack: Stack) => void): { visit(path: string, locale?: string): Promise<Visit> } {
+export function browserSuite(
+  options: SuiteOptions,
+  ready: (stack: Stack) => void,
+): { visit(path: string, locale?: string): Promise<Visit> } {
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
@@ -31,8 +37,11 @@ export function browserSuite(options: SuiteOptions, ready: (stack: Stack) => voi
     ready(stack);
   }, 240_000);
 
+  const violations: string[] = [];
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
+    // Every page of every test runs under the production Content-Security-Policy: nothing may be refused.
+    expect(violations.splice(0)).toEqual([]);
   });
 
   afterAll(async () => {
@@ -45,12 +54,37 @@ export function browserSuite(options: SuiteOptions, ready: (stack: Stack) => voi
     async visit(path, locale = 'en-GB') {
       const context = await browser!.newContext({ locale, viewport: { width: 1100, height: 820 } });
       contexts.push(context);
-      if (options.loopbackOnly) await context.route((url) => !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
+      if (options.loopbackOnly)
+        await context.route(
+          (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+          (route) => route.abort(),
+        );
       const requests: string[] = [];
       context.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
       const page = await context.newPage();
+      const cspViolations: string[] = [];
+      // Every page of the app the browser loads comes with the production security headers (web/deploy). Over
+      // plain HTTP a browser may drop Strict-Transport-Security from a page it restores (it only counts over
+      // HTTPS); hosting.e2e.test.ts checks that one on the wire.
+      const { 'Strict-Transport-Security': _overHttpsOnly, ...expected } = securityHeaders(WEB, [
+        stack!.europe.url,
+        stack!.brazil.url,
+      ]);
+      page.on('response', (response) => {
+        if (response.request().resourceType() !== 'document' || !response.url().startsWith(`${stack!.web}/`)) return;
+        const headers = response.headers();
+        const wrong = Object.entries(expected).filter(([name, value]) => headers[name.toLowerCase()] !== value);
+        if (wrong.length > 0)
+          violations.push(`${response.url()}: missing or different ${wrong.map(([name]) => name).join(', ')}`);
+      });
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy|Trusted Type/i.test(message.text())) {
+          cspViolations.push(message.text());
+          violations.push(`${page.url()}: ${message.text()}`);
+        }
+      });
       await page.goto(path.startsWith('http') ? path : `${stack!.web}${path}`);
-      return { page, requests };
+      return { page, requests, cspViolations };
     },
   };
 }

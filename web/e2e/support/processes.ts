@@ -35,7 +35,11 @@ export interface Spawned {
 }
 
 /** Starts a process with its output in `logFile`. */
-export function startProcess(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string }): Spawned {
+export function startProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string },
+): Spawned {
   const log = createWriteStream(options.logFile);
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log, { end: false });
@@ -52,7 +56,11 @@ export function startProcess(command: string, args: string[], options: { cwd: st
 }
 
 /** Runs a command to its end; rejects with the tail of its output when it fails. */
-export async function runToEnd(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string }): Promise<void> {
+export async function runToEnd(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string },
+): Promise<void> {
   const { exited } = startProcess(command, args, options);
   const code = await exited;
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}; see ${options.logFile}`);
@@ -75,7 +83,8 @@ export async function waitForHttp(url: string, spawned: Spawned | null, timeoutM
     exitedWith = code;
   });
   while (Date.now() < deadline) {
-    if (exitedWith !== undefined) throw new Error(`The process for ${url} exited with ${String(exitedWith)} before it answered`);
+    if (exitedWith !== undefined)
+      throw new Error(`The process for ${url} exited with ${String(exitedWith)} before it answered`);
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (response.ok) return;

@@ -1,13 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { type Spawned, freePort, runToEnd, startProcess, stopProcess, waitForHttp } from './processes';
-import { serveSpa } from './static-server';
+import { join } from 'node:path';
+import { buildWeb, startNginx } from './hosting';
+import { type Spawned, freePort, startProcess, stopProcess, waitForHttp } from './processes';
+import { ROOT, TEST_OUTPUT } from './stack-paths';
 
-export const ROOT = resolve(__dirname, '..', '..', '..');
-export const WEB = join(ROOT, 'web');
-export const TEST_OUTPUT = join(ROOT, 'test-output');
+export { ROOT, TEST_OUTPUT, WEB } from './stack-paths';
 
 export interface Region {
   code: 'eu-north-1' | 'sa-east-1';
@@ -32,14 +30,20 @@ export interface Stack {
 
 /**
  * Starts two regions of the core API (fresh databases, development seed), builds the web app against them and
- * serves it, and starts the demo calling platform (with `devIdp`, also the development identity provider for
+ * serves the build through Debian's nginx with the product's hosting configuration (web/deploy), and starts the
+ * demo calling platform (with `devIdp`, also the development identity provider for
  * 'Log in with SSO'). `stop` ends every process it started and removes its files.
  */
 export async function startStack(options: { devIdp?: boolean } = {}): Promise<Stack> {
   const temp = mkdtempSync(join(tmpdir(), 'sign-in-e2e-'));
   const logs = join(TEST_OUTPUT, 'e2e-logs');
   mkdirSync(logs, { recursive: true });
-  const [europePort, brazilPort, webPort, demoPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [europePort, brazilPort, webPort, demoPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const europe: Region = { code: 'eu-north-1', url: `http://localhost:${europePort}` };
   const brazil: Region = { code: 'sa-east-1', url: `http://localhost:${brazilPort}` };
   const web = `http://localhost:${webPort}`;
@@ -52,14 +56,8 @@ export async function startStack(options: { devIdp?: boolean } = {}): Promise<St
   const ssoReturn = `${web}/login/sso`;
 
   const processes: Spawned[] = [];
-  let server: Server | null = null;
   const stop = async () => {
     await Promise.all(processes.map((spawned) => stopProcess(spawned)));
-    if (server) {
-      const closing = new Promise<void>((done) => server?.close(() => done()));
-      server.closeAllConnections();
-      await closing;
-    }
     rmSync(temp, { recursive: true, force: true });
   };
 
@@ -90,18 +88,15 @@ export async function startStack(options: { devIdp?: boolean } = {}): Promise<St
     });
 
     const demoPages = ['admin', 'app', 'academy'].map((platform) => `${demo}/${platform}/login`);
-    const build = runToEnd(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--manifest', '--outDir', dist, '--emptyOutDir'], {
-      cwd: WEB,
-      logFile: join(logs, 'vite-build.log'),
-      env: {
-        ...process.env,
-        // Jest sets NODE_ENV=test, which would make Vite bundle React's development build.
-        NODE_ENV: 'production',
+    const build = buildWeb(
+      dist,
+      {
         VITE_API_URL_EU_NORTH_1: europe.url,
         VITE_API_URL_SA_EAST_1: brazil.url,
         VITE_REDIRECT_ALLOW_LIST: demoPages.join(','),
       },
-    });
+      join(logs, 'vite-build.log'),
+    );
 
     const demoPlatform = startProcess(process.execPath, [join(ROOT, 'scripts', 'demo-platform.mjs')], {
       cwd: ROOT,
@@ -120,15 +115,31 @@ export async function startStack(options: { devIdp?: boolean } = {}): Promise<St
       ? startProcess(process.execPath, [join(ROOT, 'scripts', 'dev-idp.mjs')], {
           cwd: ROOT,
           logFile: join(logs, 'dev-idp.log'),
-          env: { ...process.env, NODE_ENV: 'development', DEV_IDP_PORT: String(idpPort), DEV_SSO_ISSUER: idp, DEV_SSO_REDIRECT_URIS: ssoReturn },
+          env: {
+            ...process.env,
+            NODE_ENV: 'development',
+            DEV_IDP_PORT: String(idpPort),
+            DEV_SSO_ISSUER: idp,
+            DEV_SSO_REDIRECT_URIS: ssoReturn,
+          },
         })
       : null;
     if (devIdp) processes.push(devIdp);
 
     await build;
-    server = await serveSpa(dist, webPort);
+    processes.push(
+      await startNginx({
+        dist,
+        port: webPort,
+        apiOrigins: [europe.url, brazil.url],
+        dir: join(temp, 'nginx'),
+        logFile: join(logs, 'nginx.log'),
+      }),
+    );
     await Promise.all([
-      ...regions.map(({ region, spawned }) => waitForHttp(`${region.url.replace('localhost', '127.0.0.1')}/healthz`, spawned, 90_000)),
+      ...regions.map(({ region, spawned }) =>
+        waitForHttp(`${region.url.replace('localhost', '127.0.0.1')}/healthz`, spawned, 90_000),
+      ),
       waitForHttp(`${demo.replace('localhost', '127.0.0.1')}/app/login`, demoPlatform, 20_000),
       ...(devIdp ? [waitForHttp(`${idp}/.well-known/openid-configuration`, devIdp, 20_000)] : []),
     ]);

@@ -36,8 +36,11 @@ function retryAfterAsInstant(response: Response, serverNow: number): string | un
 export function toApiFailure(body: unknown, response: Response, clockOffsetMs: number): ApiFailure {
   const serverNow = Date.now() + clockOffsetMs;
   if (isErrorResponse(body)) {
-    const unavailableUntil = body.error.unavailableUntil ?? (response.status === 429 ? retryAfterAsInstant(response, serverNow) : undefined);
-    const issueRules = (body.error.issues ?? []).flatMap((issue) => (typeof issue?.rule === 'string' ? [issue.rule] : []));
+    const unavailableUntil =
+      body.error.unavailableUntil ?? (response.status === 429 ? retryAfterAsInstant(response, serverNow) : undefined);
+    const issueRules = (body.error.issues ?? []).flatMap((issue) =>
+      typeof issue?.rule === 'string' ? [issue.rule] : [],
+    );
     return new ApiFailure(body.error.code, response.status, unavailableUntil, clockOffsetMs, issueRules);
   }
   if (response.status === 429) {

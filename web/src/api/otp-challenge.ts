@@ -16,11 +16,16 @@ function bearer(session: SessionRef) {
   return { Authorization: `Bearer ${session.accessToken}` };
 }
 
-/** Asks the server to send a one-time code by email or SMS. */
-export async function requestOtp(client: CoreApiClient, session: SessionRef, channel: OtpChannel): Promise<ApiSuccess<OtpChallengeResult>> {
+/** Asks the server to send a one-time code by email or SMS, written in `language` (the page's) unless the user chose one. */
+export async function requestOtp(
+  client: CoreApiClient,
+  session: SessionRef,
+  channel: OtpChannel,
+  language: string,
+): Promise<ApiSuccess<OtpChallengeResult>> {
   const result = await call(() =>
     client.POST('/sessions/{id}/challenges', {
-      params: { header: VERSION_HEADER, path: { id: session.id } },
+      params: { header: { ...VERSION_HEADER, 'Accept-Language': language }, path: { id: session.id } },
       headers: bearer(session),
       body: channel === 'email' ? { otpEmail: true } : { otpSms: true },
     }),
@@ -30,7 +35,12 @@ export async function requestOtp(client: CoreApiClient, session: SessionRef, cha
 }
 
 /** Answers the one-time code challenge; the verified session comes back with fresh tokens. */
-export async function verifyOtp(client: CoreApiClient, session: SessionRef, channel: OtpChannel, code: string): Promise<Session> {
+export async function verifyOtp(
+  client: CoreApiClient,
+  session: SessionRef,
+  channel: OtpChannel,
+  code: string,
+): Promise<Session> {
   const { data } = await call(() =>
     client.PATCH('/sessions/{id}', {
       params: { header: VERSION_HEADER, path: { id: session.id } },

@@ -1,19 +1,38 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { config } from '../config/config';
 import { InvalidRedirectPage } from '../pages/invalid-redirect/invalid-redirect-page';
 import { LoginPage } from '../pages/login/login-page';
 import { Layout } from './layout';
 
 // The login screen is what nearly every visit needs; the other pages load when first shown.
-const TwoFactorPage = lazy(() => import('../pages/two-factor/two-factor-page').then((m) => ({ default: m.TwoFactorPage })));
-const ForgotPasswordPage = lazy(() => import('../pages/forgot-password/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })));
-const NewPasswordPage = lazy(() => import('../pages/new-password/new-password-page').then((m) => ({ default: m.NewPasswordPage })));
-const SsoReturnPage = lazy(() => import('../pages/sso-return/sso-return-page').then((m) => ({ default: m.SsoReturnPage })));
+const TwoFactorPage = lazy(() =>
+  import('../pages/two-factor/two-factor-page').then((m) => ({ default: m.TwoFactorPage })),
+);
+const ForgotPasswordPage = lazy(() =>
+  import('../pages/forgot-password/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+const NewPasswordPage = lazy(() =>
+  import('../pages/new-password/new-password-page').then((m) => ({ default: m.NewPasswordPage })),
+);
+const SsoReturnPage = lazy(() =>
+  import('../pages/sso-return/sso-return-page').then((m) => ({ default: m.SsoReturnPage })),
+);
 
-/** Any other path goes to /login, keeping the query (a platform linking to / still passes its redirectUrl). */
+/**
+ * Any other path goes to /login, keeping the query (a platform linking to / still passes its redirectUrl). On the
+ * development server the bare root starts a sign-in for the demo calling platform, so the first URL a newcomer
+ * opens leads somewhere that works.
+ */
 function ToLogin() {
-  const { search } = useLocation();
-  return <Navigate to={{ pathname: '/login', search }} replace />;
+  const { pathname, search } = useLocation();
+  const start = pathname === '/' && !search ? config.devStartRedirectUrl : null;
+  return (
+    <Navigate
+      to={{ pathname: '/login', search: start ? `?redirectUrl=${encodeURIComponent(start)}` : search }}
+      replace
+    />
+  );
 }
 
 export function AppRoutes() {

@@ -16,7 +16,14 @@ describe('layout', () => {
   test('the language picker offers Svenska, English (UK), Nederlands, Suomi, Português and Español', () => {
     renderApp(loginPath());
     const picker = screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement;
-    expect(Array.from(picker.options, (option) => option.textContent)).toEqual(['Svenska', 'English (UK)', 'Nederlands', 'Suomi', 'Português', 'Español']);
+    expect(Array.from(picker.options, (option) => option.textContent)).toEqual([
+      'Svenska',
+      'English (UK)',
+      'Nederlands',
+      'Suomi',
+      'Português',
+      'Español',
+    ]);
     expect(picker.value).toBe('en');
   });
 
@@ -30,13 +37,46 @@ describe('layout', () => {
   });
 
   test.each([
-    ['en', 'Support', 'https://www.example-product.com/en/support', 'Privacy policy', 'https://www.example-product.com/en/privacy-policy'],
-    ['sv', 'Kundsupport', 'https://www.example-product.com/sv/support', 'Integritetspolicy', 'https://www.example-product.com/sv/integritetspolicy'],
-    ['pt', 'Suporte', 'https://www.example-product.com/pt/suporte', 'Política de privacidade', 'https://www.example-product.com/pt/politica-de-privacidade'],
-  ])('when the language is %s, the footer links to that language’s support and privacy policy', (language, support, supportUrl, privacy, privacyUrl) => {
-    renderApp(loginPath(), { language });
-    expect(screen.getByRole('link', { name: new RegExp(`^${support}`) }).getAttribute('href')).toBe(supportUrl);
-    expect(screen.getByRole('link', { name: new RegExp(`^${privacy}`) }).getAttribute('href')).toBe(privacyUrl);
+    [
+      'en',
+      'Support',
+      'https://www.example-product.com/en/support',
+      'Privacy policy',
+      'https://www.example-product.com/en/privacy-policy',
+    ],
+    [
+      'sv',
+      'Kundsupport',
+      'https://www.example-product.com/sv/support',
+      'Integritetspolicy',
+      'https://www.example-product.com/sv/integritetspolicy',
+    ],
+    [
+      'pt',
+      'Suporte',
+      'https://www.example-product.com/pt/suporte',
+      'Política de privacidade',
+      'https://www.example-product.com/pt/politica-de-privacidade',
+    ],
+  ])(
+    'when the language is %s, the footer links to that language’s support and privacy policy',
+    (language, support, supportUrl, privacy, privacyUrl) => {
+      renderApp(loginPath(), { language });
+      expect(screen.getByRole('link', { name: new RegExp(`^${support}`) }).getAttribute('href')).toBe(supportUrl);
+      expect(screen.getByRole('link', { name: new RegExp(`^${privacy}`) }).getAttribute('href')).toBe(privacyUrl);
+    },
+  );
+
+  test('in development, the bare root / starts a sign-in for the demo calling platform', async () => {
+    const { location } = renderApp('/');
+    expect(await screen.findByRole('heading', { name: 'Log in to the product' })).toBeTruthy();
+    expect(location()).toBe(`/login?redirectUrl=${encodeURIComponent('http://localhost:4100/app/login')}`);
+  });
+
+  test('when the root carries a query, it goes to /login with that query, not to the development start page', async () => {
+    const { location } = renderApp(`/?redirectUrl=${encodeURIComponent(REDIRECT)}`);
+    expect(await screen.findByRole('heading', { name: 'Log in to the product' })).toBeTruthy();
+    expect(location()).toBe(`/login?redirectUrl=${encodeURIComponent(REDIRECT)}`);
   });
 
   test('when the path is unknown, goes to /login keeping the query', async () => {
@@ -49,8 +89,14 @@ describe('layout', () => {
 describe('/invalid-redirect', () => {
   test('warns that the login redirect failed and says to start again from the platform', async () => {
     renderApp('/invalid-redirect', { language: 'nl' });
-    expect(await screen.findByRole('heading', { name: 'Doorsturen na het inloggen is mislukt. Probeer opnieuw in te loggen' })).toBeTruthy();
-    expect(screen.getByText('Ga terug naar het platform waar je vandaan kwam en start het inloggen daar opnieuw.')).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', {
+        name: 'Doorsturen na het inloggen is mislukt. Probeer opnieuw in te loggen',
+      }),
+    ).toBeTruthy();
+    expect(
+      screen.getByText('Ga terug naar het platform waar je vandaan kwam en start het inloggen daar opnieuw.'),
+    ).toBeTruthy();
   });
 });
 

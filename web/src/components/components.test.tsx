@@ -19,11 +19,39 @@ describe('Button', () => {
     expect(screen.getByRole('button', { name: 'Go' }).className).toContain(`button--${variant}`);
   });
 
-  test('when busy, it is disabled and marked busy', () => {
-    render(<Button busy>Go</Button>);
+  test('when busy, it stays focusable, is marked busy and unavailable, and ignores presses', async () => {
+    const pressed = jest.fn();
+    render(
+      <Button busy onClick={pressed}>
+        Go
+      </Button>,
+    );
     const button = screen.getByRole('button', { name: 'Go' }) as HTMLButtonElement;
-    expect(button.disabled).toBe(true);
-    expect(button.getAttribute('aria-busy')).toBe('true');
+    expect([button.disabled, button.getAttribute('aria-disabled'), button.getAttribute('aria-busy')]).toEqual([
+      false,
+      'true',
+      'true',
+    ]);
+    button.focus();
+    expect(document.activeElement).toBe(button);
+    await userEvent.setup().click(button);
+    expect(pressed).not.toHaveBeenCalled();
+  });
+
+  test('when unavailable, a submit button does not submit its form', async () => {
+    const submitted = jest.fn((event: Event) => event.preventDefault());
+    render(
+      <form onSubmit={(event) => submitted(event.nativeEvent)}>
+        <input aria-label="Email" />
+        <Button type="submit" disabled>
+          Go
+        </Button>
+      </form>,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Go' }));
+    await user.type(screen.getByLabelText('Email'), 'a{Enter}');
+    expect(submitted).not.toHaveBeenCalled();
   });
 
   test('when no type is given, it does not submit forms', () => {
@@ -67,7 +95,15 @@ describe('PasswordInput', () => {
 
 describe('Select', () => {
   test('offers the placeholder first, then the options, and shows its error', () => {
-    render(<Select id="r" label="Region" placeholder="Select region" error="Please select region" options={[{ value: 'a', label: 'Europe' }]} />);
+    render(
+      <Select
+        id="r"
+        label="Region"
+        placeholder="Select region"
+        error="Please select region"
+        options={[{ value: 'a', label: 'Europe' }]}
+      />,
+    );
     const select = screen.getByRole('combobox', { name: 'Region' }) as HTMLSelectElement;
     expect(Array.from(select.options, (option) => [option.value, option.textContent])).toEqual([
       ['', 'Select region'],
@@ -91,15 +127,33 @@ describe('Icon', () => {
 });
 
 describe('Countdown', () => {
-  test('shows Another try in {seconds} while above zero, and nothing at zero', () => {
-    const { rerender } = withI18n(<Countdown seconds={12} />);
-    expect(screen.getByRole('timer').textContent).toBe('Another try in 12');
+  test('shows Another try in {seconds} with the unit while above zero, the wait as a timer, and nothing at zero', () => {
+    const { rerender, container } = withI18n(<Countdown seconds={12} />);
+    expect(container.textContent).toBe('Another try in 12 sec');
+    expect(screen.getByRole('timer').textContent).toBe('12 sec');
     rerender(
       <I18nextProvider i18n={createTestI18n()}>
         <Countdown seconds={0} />
       </I18nextProvider>,
     );
     expect(screen.queryByRole('timer')).toBeNull();
+  });
+
+  test.each([
+    ['en', 29, 'Another try in 29 sec'],
+    ['sv', 29, 'Nytt försök om 29 s'],
+    ['fi', 29, 'Uusi yritys 29 s kuluttua'],
+    ['en', 90, 'Another try in 90 sec'],
+    ['en', 91, 'Another try in 2 min'],
+    ['nl', 3156, 'Nieuwe poging over 53 min'],
+    ['pt', 3156, 'Nova tentativa em 53 min'],
+  ])('in %s, a wait of %i seconds reads %s (minutes past 90 seconds)', (language, seconds, text) => {
+    const { container } = render(
+      <I18nextProvider i18n={createTestI18n(language)}>
+        <Countdown seconds={seconds} />
+      </I18nextProvider>,
+    );
+    expect(container.textContent).toBe(text);
   });
 
   test('useCountdown ticks down once a second and stops at zero', () => {

@@ -4,5 +4,15 @@ type FixedAttributes = 'name' | 'type' | 'inputMode' | 'autoComplete' | 'autoCap
 
 /** The email field of every form: the same keyboard, autofill and no autocorrect everywhere. */
 export function EmailInput(props: Omit<TextInputProps, FixedAttributes>) {
-  return <TextInput name="email" type="email" inputMode="email" autoComplete="username" autoCapitalize="none" spellCheck={false} {...props} />;
+  return (
+    <TextInput
+      name="email"
+      type="email"
+      inputMode="email"
+      autoComplete="username"
+      autoCapitalize="none"
+      spellCheck={false}
+      {...props}
+    />
+  );
 }

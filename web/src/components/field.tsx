@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Icon } from './icon';
 
 export interface FieldParts {
-  /** ids of the message and error paragraphs, for aria-describedby */
+  /** ids of the error, notice and message paragraphs, for aria-describedby */
   describedBy: string | undefined;
   invalid: boolean;
 }
@@ -12,14 +12,17 @@ interface FieldProps {
   label: string;
   message?: string;
   error?: string;
+  /** A passing remark about what is being typed (Caps Lock is on), announced politely. */
+  notice?: string;
   children: (parts: FieldParts) => ReactNode;
 }
 
-/** Label, control, helper message and error text, tied together for assistive technology. */
-export function Field({ id, label, message, error, children }: FieldProps) {
+/** Label, control, helper message, notice and error text, tied together for assistive technology. */
+export function Field({ id, label, message, error, notice, children }: FieldProps) {
   const messageId = message ? `${id}-message` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [errorId, messageId].filter(Boolean).join(' ') || undefined;
+  const noticeId = notice ? `${id}-notice` : undefined;
+  const describedBy = [errorId, noticeId, messageId].filter(Boolean).join(' ') || undefined;
   return (
     <div className={error ? 'field field--invalid' : 'field'}>
       <label className="field__label" htmlFor={id}>
@@ -36,6 +39,12 @@ export function Field({ id, label, message, error, children }: FieldProps) {
           <p id={errorId} className="field__error">
             <Icon name="alert-circle" size={16} />
             {error}
+          </p>
+        )}
+        {notice && (
+          <p id={noticeId} className="field__notice">
+            <Icon name="alert-triangle" size={16} />
+            {notice}
           </p>
         )}
       </div>

@@ -1,20 +1,36 @@
-import { useState } from 'react';
+import { type KeyboardEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from './icon';
 import { TextInput, type TextInputProps } from './text-input';
 
-export type PasswordInputProps = Omit<TextInputProps, 'type' | 'trailing'>;
+export type PasswordInputProps = Omit<TextInputProps, 'type' | 'trailing' | 'notice'>;
 
-export function PasswordInput(props: PasswordInputProps) {
+/** A password field with a show/hide toggle and a warning while Caps Lock is on. */
+export function PasswordInput({ onKeyDown, onKeyUp, onBlur, ...props }: PasswordInputProps) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
+  const [capsLock, setCapsLock] = useState(false);
   const toggleLabel = visible ? t('passwordInput.hide') : t('passwordInput.show');
+  const sense = (event: KeyboardEvent<HTMLInputElement>) => setCapsLock(event.getModifierState('CapsLock'));
   return (
     <TextInput
       {...props}
       type={visible ? 'text' : 'password'}
       autoCapitalize="none"
       spellCheck={false}
+      notice={capsLock ? t('passwordInput.capsLock') : undefined}
+      onKeyDown={(event) => {
+        sense(event);
+        onKeyDown?.(event);
+      }}
+      onKeyUp={(event) => {
+        sense(event);
+        onKeyUp?.(event);
+      }}
+      onBlur={(event) => {
+        setCapsLock(false);
+        onBlur?.(event);
+      }}
       trailing={
         <button
           type="button"

@@ -6,13 +6,14 @@ export interface TextInputProps extends Omit<ComponentProps<'input'>, 'id'> {
   label: string;
   message?: string;
   error?: string;
+  notice?: string;
   /** Content after the input inside its frame (a button, an icon). */
   trailing?: ReactNode;
 }
 
-export function TextInput({ id, label, message, error, trailing, className, ...input }: TextInputProps) {
+export function TextInput({ id, label, message, error, notice, trailing, className, ...input }: TextInputProps) {
   return (
-    <Field id={id} label={label} message={message} error={error}>
+    <Field id={id} label={label} message={message} error={error} notice={notice}>
       {({ describedBy, invalid }) => (
         <div className="field__control">
           <input

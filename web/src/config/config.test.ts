@@ -32,7 +32,9 @@ describe('createConfig', () => {
     expect(redirectAllowList).toEqual(PLATFORM_LOGIN_PAGES);
     expect([...redirectAllowList].sort()).toEqual(
       ['admin', 'app', 'academy']
-        .flatMap((platform) => ['', 'stage.', 'dev.'].map((env) => `https://${platform}.${env}example-product.com/login`))
+        .flatMap((platform) =>
+          ['', 'stage.', 'dev.'].map((env) => `https://${platform}.${env}example-product.com/login`),
+        )
         .sort(),
     );
   });
@@ -41,16 +43,49 @@ describe('createConfig', () => {
     const { redirectAllowList } = createConfig({ DEV: true });
     expect(redirectAllowList).toEqual([...PLATFORM_LOGIN_PAGES, ...DEVELOPMENT_LOGIN_PAGES]);
     expect(redirectAllowList).toEqual(
-      expect.arrayContaining(['http://localhost:5174/login', 'http://localhost:5175/login', 'http://localhost:5176/login']),
+      expect.arrayContaining([
+        'http://localhost:5174/login',
+        'http://localhost:5175/login',
+        'http://localhost:5176/login',
+      ]),
     );
   });
 
   test('when VITE_REDIRECT_ALLOW_LIST is set, it replaces the list', () => {
-    const { redirectAllowList } = createConfig({ DEV: true, VITE_REDIRECT_ALLOW_LIST: 'https://a.test/login, https://b.test/sign-in\nhttp://localhost:9000/login' });
-    expect(redirectAllowList).toEqual(['https://a.test/login', 'https://b.test/sign-in', 'http://localhost:9000/login']);
+    const { redirectAllowList } = createConfig({
+      DEV: true,
+      VITE_REDIRECT_ALLOW_LIST: 'https://a.test/login, https://b.test/sign-in\nhttp://localhost:9000/login',
+    });
+    expect(redirectAllowList).toEqual([
+      'https://a.test/login',
+      'https://b.test/sign-in',
+      'http://localhost:9000/login',
+    ]);
   });
 
   test('when VITE_REDIRECT_ALLOW_LIST holds an entry with a query, throws at start-up', () => {
-    expect(() => createConfig({ DEV: false, VITE_REDIRECT_ALLOW_LIST: 'https://a.test/login?x=1' })).toThrow(/allow-list/);
+    expect(() => createConfig({ DEV: false, VITE_REDIRECT_ALLOW_LIST: 'https://a.test/login?x=1' })).toThrow(
+      /allow-list/,
+    );
+  });
+
+  test('in development, the bare root starts a sign-in for the demo calling platform; VITE_DEV_START_REDIRECT_URL changes it', () => {
+    expect(createConfig({ DEV: true }).devStartRedirectUrl).toBe('http://localhost:4100/app/login');
+    expect(
+      createConfig({ DEV: true, VITE_DEV_START_REDIRECT_URL: 'http://localhost:4100/admin/login' }).devStartRedirectUrl,
+    ).toBe('http://localhost:4100/admin/login');
+  });
+
+  test('when built for production, the bare root has no start page, even if one is configured', () => {
+    expect(createConfig({ DEV: false }).devStartRedirectUrl).toBeNull();
+    expect(
+      createConfig({ DEV: false, VITE_DEV_START_REDIRECT_URL: 'http://localhost:4100/app/login' }).devStartRedirectUrl,
+    ).toBeNull();
+  });
+
+  test('when the development start page is not on the allow-list, throws at start-up', () => {
+    expect(() => createConfig({ DEV: true, VITE_DEV_START_REDIRECT_URL: 'https://evil.example/login' })).toThrow(
+      /allow-list/,
+    );
   });
 });

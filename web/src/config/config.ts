@@ -1,4 +1,10 @@
-import { DEVELOPMENT_API_URLS, DEVELOPMENT_LOGIN_PAGES, PLATFORM_LOGIN_PAGES, PRODUCTION_API_URLS } from './platforms';
+import {
+  DEVELOPMENT_API_URLS,
+  DEVELOPMENT_LOGIN_PAGES,
+  DEVELOPMENT_START_PAGE,
+  PLATFORM_LOGIN_PAGES,
+  PRODUCTION_API_URLS,
+} from './platforms';
 import { assertAllowListEntry } from '../login/redirect-allow-list';
 import type { RegionCode } from './regions';
 import { type ViteEnv, viteEnv } from './vite-env';
@@ -14,6 +20,8 @@ export interface RegionTarget {
 export interface AppConfig {
   regions: readonly RegionTarget[];
   redirectAllowList: readonly string[];
+  /** Development only: the login page the bare root `/` starts a sign-in for (null in a production build). */
+  devStartRedirectUrl: string | null;
 }
 
 function defaultApiUrl(region: RegionCode, dev: boolean): string | undefined {
@@ -25,7 +33,8 @@ function regionTarget(region: RegionCode, configured: string | undefined, dev: b
   const baseUrl = configured?.trim() || defaultApiUrl(region, dev);
   if (!baseUrl) return null;
   const url = new URL(baseUrl);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`API URL for ${region} is not http(s): ${baseUrl}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`API URL for ${region} is not http(s): ${baseUrl}`);
   return { region, baseUrl: baseUrl.replace(/\/+$/, '') };
 }
 
@@ -34,6 +43,15 @@ function parseAllowList(value: string): string[] {
     .split(/[\s,]+/)
     .map((entry) => entry.trim())
     .filter(Boolean);
+}
+
+/** The configured start page must be allowed; the default one is dropped when a replaced allow-list leaves it out. */
+function devStartPage(configured: string | undefined, allowList: readonly string[]): string | null {
+  const page = configured?.trim();
+  if (!page) return allowList.includes(DEVELOPMENT_START_PAGE) ? DEVELOPMENT_START_PAGE : null;
+  if (!allowList.includes(page))
+    throw new Error(`The development start page is not on the redirect allow-list: ${page}`);
+  return page;
 }
 
 export function createConfig(env: ViteEnv): AppConfig {
@@ -49,7 +67,11 @@ export function createConfig(env: ViteEnv): AppConfig {
       ? parseAllowList(env.VITE_REDIRECT_ALLOW_LIST)
       : [...PLATFORM_LOGIN_PAGES, ...(dev ? DEVELOPMENT_LOGIN_PAGES : [])]
   ).map(assertAllowListEntry);
-  return { regions, redirectAllowList };
+  return {
+    regions,
+    redirectAllowList,
+    devStartRedirectUrl: dev ? devStartPage(env.VITE_DEV_START_REDIRECT_URL, redirectAllowList) : null,
+  };
 }
 
 export const config: AppConfig = createConfig(viteEnv);

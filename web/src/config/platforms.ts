@@ -24,6 +24,9 @@ export const DEVELOPMENT_LOGIN_PAGES: readonly string[] = [
   'http://localhost:4100/academy/login',
 ];
 
+/** Where the bare root `/` of the development server starts a sign-in: the demo calling platform (`npm start`). */
+export const DEVELOPMENT_START_PAGE = 'http://localhost:4100/app/login';
+
 /** Regional API hosts (without /core/v1) of a production build; VITE_API_URL_* overrides them. */
 export const PRODUCTION_API_URLS = {
   'eu-north-1': `https://api.eu-north-1.${PRODUCT_DOMAIN}`,

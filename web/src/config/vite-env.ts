@@ -7,6 +7,7 @@ export interface ViteEnv {
   VITE_API_URL_SE_STO?: string;
   VITE_API_URL_SA_EAST_1?: string;
   VITE_REDIRECT_ALLOW_LIST?: string;
+  VITE_DEV_START_REDIRECT_URL?: string;
 }
 
 export const viteEnv: ViteEnv = import.meta.env;

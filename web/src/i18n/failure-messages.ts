@@ -1,18 +1,26 @@
 import type { ApiFailure } from '../api/api-failure';
 import { toClientTime } from '../api/server-clock';
-import { secondsUntil } from '../login/duration';
 
-/** A message as a translation key plus its values: translated when rendered, so a language switch applies. */
+/**
+ * A message as a translation key plus its values: translated when rendered, so a language switch applies.
+ * `until` (client time) is the end of a wait the message speaks of: shown as `{{duration}}`, counting down.
+ */
 export interface Message {
   key: string;
   values?: Record<string, string | number>;
+  until?: number;
 }
 
-/** Seconds until a rate-limited call may be made again, or null when the server did not say. */
-export function waitSeconds(failure: ApiFailure): number | null {
+/** The client time from which a rate-limited call may be made again, or null when the server did not say. */
+export function waitUntil(failure: ApiFailure): number | null {
   const until = toClientTime(failure.unavailableUntil, failure.clockOffsetMs);
-  const seconds = secondsUntil(until);
-  return until === null || seconds === 0 ? null : seconds;
+  return until !== null && until > Date.now() ? until : null;
+}
+
+/** 'Too many attempts. Please wait {duration}…' with the wait counting down, or the plain 429 text. */
+export function rateLimitedMessage(failure: ApiFailure): Message {
+  const until = waitUntil(failure);
+  return until === null ? { key: 'errors.tooManyRequests' } : { key: 'errors.rateLimited', until };
 }
 
 /** Spec section 8, login screen. INVALID_CREDENTIALS is shown on both fields, the rest above the form. */
@@ -20,10 +28,8 @@ export function loginFailureMessage(failure: ApiFailure): Message {
   switch (failure.code) {
     case 'INVALID_CREDENTIALS':
       return { key: 'errors.invalidCredentials' };
-    case 'TOO_MANY_REQUESTS': {
-      const seconds = waitSeconds(failure);
-      return seconds === null ? { key: 'errors.tooManyRequests' } : { key: 'errors.rateLimited', values: { seconds } };
-    }
+    case 'TOO_MANY_REQUESTS':
+      return rateLimitedMessage(failure);
     case 'NETWORK_ERROR':
       return { key: 'errors.generic' };
     default:
@@ -42,3 +48,14 @@ export function twoFactorFailureMessage(failure: ApiFailure): Message {
       return { key: 'errors.generic' };
   }
 }
+
+/** Answers that mean the pending session itself is over: no code can be verified or sent for it any more. */
+const SESSION_ENDED: readonly string[] = [
+  'EXPIRED_ACCESS_TOKEN',
+  'INVALID_SESSION',
+  'INVALID_SESSION_ID',
+  'UNAUTHORIZED',
+  'INVALID_AUTHORIZATION_HEADER',
+];
+
+export const hasSessionEnded = (failure: ApiFailure) => SESSION_ENDED.includes(failure.code);

@@ -1,36 +1,73 @@
 import i18n, { type BackendModule } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { DETECTION } from './detection';
 import { followHtmlLang } from './html-lang';
-import { FALLBACK_LANGUAGE, LANGUAGE_CODES } from './languages';
+import { FALLBACK_LANGUAGE, LANGUAGE_CODES, toLanguageCode } from './languages';
 import { loadLocale } from './load-locale';
 
-const lazyLocales: BackendModule = {
+/** Where the chosen language is remembered (spec section 9: cached in local storage, read by index.html's boot script). */
+export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
+
+/** A language's translations; a failed download is tried once more, then English stands in (words beat keys). */
+async function translations(language: string): Promise<Record<string, unknown>> {
+  try {
+    return await loadLocale(language);
+  } catch {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return loadLocale(language).catch((error: unknown) =>
+      language === FALLBACK_LANGUAGE ? Promise.reject(error) : loadLocale(FALLBACK_LANGUAGE),
+    );
+  }
+}
+
+const locales: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    loadLocale(language).then(
-      (translations) => callback(null, translations),
+    translations(language).then(
+      (loaded) => callback(null, loaded),
       (error: Error) => callback(error, false),
     );
   },
 };
 
-followHtmlLang(i18n);
+/** English is loaded only once a key turns out to be missing (a locale file older than the app, say). */
+let englishWanted = false;
+function wantEnglish(): void {
+  if (englishWanted) return;
+  englishWanted = true;
+  // The 'loaded' event re-renders the texts (react-i18next listens to it below).
+  void i18n.loadLanguages(FALLBACK_LANGUAGE);
+}
 
-void i18n
-  .use(LanguageDetector)
-  .use(lazyLocales)
-  .use(initReactI18next)
-  .init({
-    supportedLngs: [...LANGUAGE_CODES],
-    nonExplicitSupportedLngs: true,
-    load: 'languageOnly',
-    fallbackLng: FALLBACK_LANGUAGE,
-    detection: DETECTION,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
+function remember(language: string): void {
+  try {
+    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Storage may be off (privacy modes): the language then lasts for this page only.
+  }
+}
+
+/**
+ * Starts i18next in the language index.html's boot script chose (it is on <html lang>), with only that
+ * language's translations; resolves once they are in, so the first render shows real text and nothing waits
+ * behind a Suspense boundary.
+ */
+export function startI18n(language: string = toLanguageCode(document.documentElement.lang)) {
+  followHtmlLang(i18n);
+  i18n.on('languageChanged', remember);
+  return i18n
+    .use(locales)
+    .use(initReactI18next)
+    .init({
+      lng: toLanguageCode(language),
+      supportedLngs: [...LANGUAGE_CODES],
+      load: 'languageOnly',
+      fallbackLng: () => (englishWanted ? [FALLBACK_LANGUAGE] : []),
+      saveMissing: true,
+      missingKeyHandler: wantEnglish,
+      interpolation: { escapeValue: false },
+      react: { useSuspense: false, bindI18n: 'languageChanged loaded' },
+    });
+}
 
 export default i18n;

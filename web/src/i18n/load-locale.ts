@@ -1,19 +1,14 @@
-import type { LanguageCode } from './languages';
+import { LANGUAGE_CODES } from './languages';
 
 type Translations = Record<string, unknown>;
 
-/* One chunk per language: only the languages in use are downloaded (Vite splits each import). */
-const loaders: Record<LanguageCode, () => Promise<{ default: Translations }>> = {
-  sv: () => import('./locales/sv.json'),
-  en: () => import('./locales/en.json'),
-  nl: () => import('./locales/nl.json'),
-  fi: () => import('./locales/fi.json'),
-  pt: () => import('./locales/pt.json'),
-  es: () => import('./locales/es.json'),
-};
-
+/**
+ * The translations of one language, from /locales/<language>.json: emitted by the build beside the app, and
+ * preloaded by index.html's boot script for the language it picked (so this fetch finds it on its way).
+ */
 export async function loadLocale(language: string): Promise<Translations> {
-  const load = loaders[language as LanguageCode];
-  if (!load) throw new Error(`No translations for ${language}`);
-  return (await load()).default;
+  if (!(LANGUAGE_CODES as readonly string[]).includes(language)) throw new Error(`No translations for ${language}`);
+  const response = await fetch(new URL(`/locales/${language}.json`, document.baseURI));
+  if (!response.ok) throw new Error(`Translations for ${language} answered ${response.status}`);
+  return (await response.json()) as Translations;
 }

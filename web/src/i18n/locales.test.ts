@@ -23,7 +23,14 @@ test('every supported language has a locale file, and nothing else does', () => 
 });
 
 test('the language picker names are Svenska, English (UK), Nederlands, Suomi, Português and Español', () => {
-  expect(LANGUAGES.map((language) => language.name)).toEqual(['Svenska', 'English (UK)', 'Nederlands', 'Suomi', 'Português', 'Español']);
+  expect(LANGUAGES.map((language) => language.name)).toEqual([
+    'Svenska',
+    'English (UK)',
+    'Nederlands',
+    'Suomi',
+    'Português',
+    'Español',
+  ]);
 });
 
 describe.each(others)('the %s locale', (code) => {
@@ -35,13 +42,18 @@ describe.each(others)('the %s locale', (code) => {
 
   test('has the same {{placeholders}} as en in every message', () => {
     for (const key of Object.keys(english)) {
-      expect({ key, placeholders: placeholders(translated[key] ?? '') }).toEqual({ key, placeholders: placeholders(english[key]) });
+      expect({ key, placeholders: placeholders(translated[key] ?? '') }).toEqual({
+        key,
+        placeholders: placeholders(english[key]),
+      });
     }
   });
 
   test('has no empty message and no English left untranslated', () => {
     const allowed = SAME_AS_ENGLISH[code] ?? [];
-    const untranslated = Object.keys(english).filter((key) => !translated[key]?.trim() || (translated[key] === english[key] && !allowed.includes(key)));
+    const untranslated = Object.keys(english).filter(
+      (key) => !translated[key]?.trim() || (translated[key] === english[key] && !allowed.includes(key)),
+    );
     expect(untranslated).toEqual([]);
   });
 });

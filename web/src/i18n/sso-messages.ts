@@ -1,6 +1,6 @@
 import { ApiFailure, asFailure } from '../api/api-failure';
 import { SsoFailure, type SsoProblem } from '../login/sso-flow';
-import { type Message, waitSeconds } from './failure-messages';
+import { type Message, rateLimitedMessage } from './failure-messages';
 
 const PROBLEM_KEYS: Record<SsoProblem, string> = {
   NO_SSO_FOR_DOMAIN: 'sso.errors.noSso',
@@ -14,8 +14,10 @@ const PROBLEM_KEYS: Record<SsoProblem, string> = {
 
 /**
  * What the user reads when single sign-on stops. `stage` is where: starting (the email step) or finishing
- * (/login/sso); INVALID_CREDENTIALS means no account for the typed email when starting, and an identity the
- * organisation does not have when finishing. Never the server's English.
+ * (/login/sso). INVALID_CREDENTIALS comes when finishing: the identity the user signed in as at the identity
+ * provider has no account in the organisation (the grant answers every address at the domain alike, so nothing
+ * is known before the round trip). When starting it can only come from a region whose server still checked the
+ * typed address at the grant: no account for that email. Never the server's English.
  */
 export function ssoFailureMessage(error: unknown, stage: 'start' | 'finish'): Message {
   if (error instanceof SsoFailure) return { key: PROBLEM_KEYS[error.problem] };
@@ -42,10 +44,8 @@ export function ssoFailureMessage(error: unknown, stage: 'start' | 'finish'): Me
       return { key: stage === 'start' ? 'sso.errors.noAccount' : 'sso.errors.unauthorizedOrganization' };
     case 'SERVICE_UNAVAILABLE':
       return { key: 'sso.errors.unavailable' };
-    case 'TOO_MANY_REQUESTS': {
-      const seconds = waitSeconds(failure);
-      return seconds === null ? { key: 'errors.tooManyRequests' } : { key: 'errors.rateLimited', values: { seconds } };
-    }
+    case 'TOO_MANY_REQUESTS':
+      return rateLimitedMessage(failure);
     default:
       return { key: 'errors.generic' };
   }

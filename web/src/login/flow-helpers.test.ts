@@ -3,7 +3,7 @@ import { clockOffsetMs, toClientTime } from '../api/server-clock';
 import { loginFailureMessage, twoFactorFailureMessage } from '../i18n/failure-messages';
 import { formatWait, secondsUntil } from './duration';
 import { isSmsUnverified, needsOneTimeCode } from './factors';
-import { sanitizeCode } from './one-time-code';
+import { codeFromText, sanitizeCode } from './one-time-code';
 
 describe('sanitizeCode', () => {
   test.each([
@@ -15,6 +15,21 @@ describe('sanitizeCode', () => {
     ['', ''],
   ])('when the input is %j, keeps %j', (input, kept) => {
     expect(sanitizeCode(input)).toBe(kept);
+  });
+});
+
+describe('codeFromText (a pasted or filled-in code)', () => {
+  test.each([
+    ['valid 10 minutes: 518540', '518540'],
+    ['Your verification code is 518540. Valid for 10 minutes.', '518540'],
+    ['Your verification code is 518540. Valid for 10 minutes.\n\n@login.example-product.com #518540', '518540'],
+    ['Code 111111, replaced by 222222', '222222'],
+    ['518 540', '518540'],
+    ['1234567', '123456'],
+    ['12345', '12345'],
+    ['no digits', ''],
+  ])('when the text is %j, takes %j (the last run of exactly six digits, else the digits typed)', (text, code) => {
+    expect(codeFromText(text)).toBe(code);
   });
 });
 
@@ -44,6 +59,8 @@ describe('waiting', () => {
     [45, 'en', '45 seconds'],
     [1, 'en', '1 second'],
     [150, 'en', '3 minutes'],
+    [90, 'en', '90 seconds'],
+    [91, 'en', '2 minutes'],
     [45, 'sv', '45 sekunder'],
     [300, 'fi', '5 minuuttia'],
   ])('formatWait(%i, %s) is %s', (seconds, language, text) => {
@@ -86,11 +103,16 @@ describe('error codes to messages', () => {
     expect(loginFailureMessage(new ApiFailure(code, 400)).key).toBe(key);
   });
 
-  test('on the login screen, 429 with unavailableUntil carries the seconds to wait', () => {
-    const until = new Date(Date.now() + 60_000).toISOString();
-    const message = loginFailureMessage(new ApiFailure('TOO_MANY_REQUESTS', 429, until));
-    expect(message.key).toBe('errors.rateLimited');
-    expect(message.values?.seconds).toBeGreaterThanOrEqual(59);
+  test('on the login screen, 429 with unavailableUntil carries the end of the wait, in client time', () => {
+    const until = Date.now() + 60_000;
+    const message = loginFailureMessage(new ApiFailure('TOO_MANY_REQUESTS', 429, new Date(until).toISOString(), -5000));
+    expect(message).toEqual({ key: 'errors.rateLimited', until: until + 5000 });
+  });
+
+  test('on the login screen, 429 whose unavailableUntil has passed says to try later', () => {
+    expect(
+      loginFailureMessage(new ApiFailure('TOO_MANY_REQUESTS', 429, new Date(Date.now() - 1000).toISOString())),
+    ).toEqual({ key: 'errors.tooManyRequests' });
   });
 
   test.each([

@@ -26,7 +26,9 @@ describe('PKCE', () => {
   });
 
   test('the S256 challenge of the RFC 7636 appendix B verifier is the appendix value', async () => {
-    await expect(codeChallengeS256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).resolves.toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+    await expect(codeChallengeS256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).resolves.toBe(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    );
   });
 
   test('the challenge is BASE64URL(SHA-256(verifier)) without padding, for fresh verifiers too', async () => {

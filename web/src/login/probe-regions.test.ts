@@ -38,8 +38,13 @@ test('when probing, asks every region at once instead of one after another', asy
     asked += 1;
     if (asked === 2) bothAsked.resolve();
     // Each answer waits until both questions are out: a sequential prober would stall here and fail.
-    const outcome = await Promise.race([bothAsked.promise.then(() => 'both'), new Promise((done) => setTimeout(done, 300, 'alone'))]);
-    return outcome === 'both' ? probeReply(url.origin === EUROPE ? 'eu-north-1' : 'sa-east-1', true, url.origin) : apiError(503, 'SERVICE_UNAVAILABLE');
+    const outcome = await Promise.race([
+      bothAsked.promise.then(() => 'both'),
+      new Promise((done) => setTimeout(done, 300, 'alone')),
+    ]);
+    return outcome === 'both'
+      ? probeReply(url.origin === EUROPE ? 'eu-north-1' : 'sa-east-1', true, url.origin)
+      : apiError(503, 'SERVICE_UNAVAILABLE');
   });
   await expect(probeRegions(input)).resolves.toHaveLength(2);
   expect(calls).toHaveLength(2);
@@ -98,7 +103,11 @@ test('when a region answers 429, throws TOO_MANY_REQUESTS with the latest unavai
   );
   const failure = await probeRegions(input).catch((error: unknown) => error);
   expect(failure).toBeInstanceOf(ApiFailure);
-  expect(failure).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429, unavailableUntil: '2030-01-01T10:05:00.000Z' });
+  expect(failure).toMatchObject({
+    code: 'TOO_MANY_REQUESTS',
+    httpStatus: 429,
+    unavailableUntil: '2030-01-01T10:05:00.000Z',
+  });
 });
 
 test('when one region is available and another rate limits, answers the available region', async () => {
@@ -109,12 +118,33 @@ test('when one region is available and another rate limits, answers the availabl
   await expect(probeRegions(input)).resolves.toEqual([{ region: 'eu-north-1', baseUrl: EUROPE }]);
 });
 
-test('when no region is available and one rate limits, throws TOO_MANY_REQUESTS', async () => {
+test('when one region answers that the credentials do not match and another is locked (429), answers no region: the lock never reaches this user', async () => {
   byHost(
     () => probeReply('eu-north-1', false),
     () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:00:00.000Z' }),
   );
-  await expect(probeRegions(input)).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+  await expect(probeRegions(input)).resolves.toEqual([]);
+});
+
+test('when the only region asked (academy) answers 429, throws TOO_MANY_REQUESTS: every region asked refused', async () => {
+  const { calls } = byHost(
+    () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:00:00.000Z' }),
+    () => probeReply('sa-east-1', false, BRAZIL),
+  );
+  await expect(probeRegions({ ...input, clientType: 'academy' })).rejects.toMatchObject({
+    code: 'TOO_MANY_REQUESTS',
+    unavailableUntil: '2030-01-01T10:00:00.000Z',
+  });
+  expect(calls).toHaveLength(1);
+});
+
+test('when one region answers 429 and the other cannot be reached, throws NETWORK_ERROR: not every region refused', async () => {
+  fakeApi((call) =>
+    call.url.origin === EUROPE
+      ? apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:00:00.000Z' })
+      : NETWORK_DOWN(call),
+  );
+  await expect(probeRegions(input)).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
 });
 
 test('when Brazil cannot be reached but Europe is available, answers Europe', async () => {

@@ -21,10 +21,14 @@ export interface ProbeInput {
 /**
  * Probes every region the client may sign in at, in parallel, with the identity hash and the password.
  * Returns the regions that answered available (empty: wrong email or password). A region that is rate limiting
- * or unreachable does not stop a sign-in another region accepts: a region without the account sees this user's
- * probes as failures and may throttle them. Only when no region is available does it throw: rate limiting first
- * (the latest unavailableUntil wins), then any other failure (the account may live there, so "incorrect" would be
- * a guess).
+ * or unreachable does not stop a sign-in another region accepts. When no region is available (spec section 4,
+ * step 3):
+ * - every region asked refused with 429: throws TOO_MANY_REQUESTS (the latest unavailableUntil wins);
+ * - a region could not answer at all: throws that failure (the account may live there, so "incorrect" would be a
+ *   guess);
+ * - otherwise some region answered that the credentials do not match: empty, "Email or password is incorrect".
+ *   A lock in a region that does not hold the account (its probes count as failures there) never reaches the
+ *   user of another region.
  */
 export async function probeRegions({ email, password, clientType, targets }: ProbeInput): Promise<AvailableRegion[]> {
   const hash = await hashEmail(email);
@@ -32,13 +36,16 @@ export async function probeRegions({ email, password, clientType, targets }: Pro
   const outcomes = await Promise.allSettled(
     probed.map(async (target) => {
       const result = await probeHash(clientFor(target.baseUrl), hash, password);
-      if (!isRegionCode(result.region) || typeof result.available !== 'boolean') throw new ApiFailure('UNEXPECTED_RESPONSE', 200);
+      if (!isRegionCode(result.region) || typeof result.available !== 'boolean')
+        throw new ApiFailure('UNEXPECTED_RESPONSE', 200);
       return { region: result.region, baseUrl: target.baseUrl, available: result.available };
     }),
   );
 
   const failures = outcomes.flatMap((outcome) =>
-    outcome.status === 'rejected' ? [outcome.reason instanceof ApiFailure ? outcome.reason : new ApiFailure('NETWORK_ERROR', 0)] : [],
+    outcome.status === 'rejected'
+      ? [outcome.reason instanceof ApiFailure ? outcome.reason : new ApiFailure('NETWORK_ERROR', 0)]
+      : [],
   );
   const available: AvailableRegion[] = [];
   for (const outcome of outcomes) {
@@ -48,7 +55,8 @@ export async function probeRegions({ email, password, clientType, targets }: Pro
   }
   if (available.length > 0) return available;
   const rateLimited = failures.filter((failure) => failure.code === 'TOO_MANY_REQUESTS');
-  if (rateLimited.length > 0) throw latestUnavailable(rateLimited);
-  if (failures.length > 0) throw failures[0];
+  if (rateLimited.length > 0 && rateLimited.length === probed.length) throw latestUnavailable(rateLimited);
+  const unanswered = failures.find((failure) => failure.code !== 'TOO_MANY_REQUESTS');
+  if (unanswered) throw unanswered;
   return available;
 }

@@ -1,6 +1,13 @@
 import { buildRedirectUrl } from './redirect-url';
 import { completeSignIn } from './sign-in';
-import { readPendingSession, readRedirectUrl, readRegion, storePendingSession, storeRedirectUrl, storeRegion } from './sign-in-storage';
+import {
+  readPendingSession,
+  readRedirectUrl,
+  readRegion,
+  storePendingSession,
+  storeRedirectUrl,
+  storeRegion,
+} from './sign-in-storage';
 
 const allowList = ['https://app.example-product.com/login', 'http://localhost:5174/login'];
 const details = { refreshToken: 'rt_abc', sessionId: '0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11', region: 'eu-north-1' };
@@ -15,21 +22,33 @@ describe('buildRedirectUrl', () => {
   });
 
   test('when the redirect already has a query and a fragment, keeps them', () => {
-    const url = new URL(buildRedirectUrl('http://localhost:5174/login?tenant=4#top', { ...details, region: 'sa-east-1' }, allowList)!);
+    const url = new URL(
+      buildRedirectUrl('http://localhost:5174/login?tenant=4#top', { ...details, region: 'sa-east-1' }, allowList)!,
+    );
     expect(url.searchParams.get('tenant')).toBe('4');
     expect(url.searchParams.get('region')).toBe('sa-east-1');
     expect(url.hash).toBe('#top');
   });
 
   test('when the redirect smuggles its own session parameters, ours replace them', () => {
-    const url = new URL(buildRedirectUrl('https://app.example-product.com/login?refreshToken=evil&sessionId=evil&region=evil', details, allowList)!);
+    const url = new URL(
+      buildRedirectUrl(
+        'https://app.example-product.com/login?refreshToken=evil&sessionId=evil&region=evil',
+        details,
+        allowList,
+      )!,
+    );
     expect(url.searchParams.getAll('refreshToken')).toEqual(['rt_abc']);
     expect(url.searchParams.getAll('sessionId')).toEqual([details.sessionId]);
     expect(url.searchParams.getAll('region')).toEqual(['eu-north-1']);
   });
 
   test('when the token holds URL characters, they are encoded', () => {
-    const href = buildRedirectUrl('https://app.example-product.com/login', { ...details, refreshToken: 'a+b/c=&d' }, allowList)!;
+    const href = buildRedirectUrl(
+      'https://app.example-product.com/login',
+      { ...details, refreshToken: 'a+b/c=&d' },
+      allowList,
+    )!;
     expect(href).not.toContain('a+b/c=&d');
     expect(new URL(href).searchParams.get('refreshToken')).toBe('a+b/c=&d');
   });
@@ -53,7 +72,10 @@ describe('completeSignIn', () => {
     storeRedirectUrl('http://localhost:5174/login');
     storeRegion('sa-east-1');
     storePendingSession({ session, region: 'sa-east-1', baseUrl: 'http://localhost:4001' });
-    expect(completeSignIn(session, allowList)).toEqual({ kind: 'redirect', url: 'http://localhost:5174/login?refreshToken=rt&sessionId=s-1&region=sa-east-1' });
+    expect(completeSignIn(session, allowList)).toEqual({
+      kind: 'redirect',
+      url: 'http://localhost:5174/login?refreshToken=rt&sessionId=s-1&region=sa-east-1',
+    });
     expect([readRedirectUrl(), readRegion(), readPendingSession()]).toEqual([null, null, null]);
     expect(window.sessionStorage.length).toBe(0);
   });

@@ -12,7 +12,11 @@ export interface RedirectDetails {
  * and region added as query parameters. Null when the stored URL is not (or no longer) allowed or the region is
  * unknown, which sends the user to /invalid-redirect instead.
  */
-export function buildRedirectUrl(redirectUrl: string | null, details: RedirectDetails, allowList: readonly string[]): string | null {
+export function buildRedirectUrl(
+  redirectUrl: string | null,
+  details: RedirectDetails,
+  allowList: readonly string[],
+): string | null {
   if (!isAllowedRedirect(redirectUrl, allowList)) return null;
   if (!isRegionCode(details.region) || !details.refreshToken || !details.sessionId) return null;
   const url = new URL(redirectUrl);

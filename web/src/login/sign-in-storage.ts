@@ -7,6 +7,18 @@ export interface PendingSession {
   region: RegionCode;
   /** API host of the region the session lives in. */
   baseUrl: string;
+  /** Client time at which the session's access token runs out (it cannot be refreshed before the code is proven). */
+  expiresAt?: number;
+}
+
+/** The one-time code this tab last asked for, as the server answered (times in client milliseconds). */
+export interface StoredChallenge {
+  channel: 'email' | 'sms';
+  sentTo: string;
+  validUntil: number;
+  resendAt: number;
+  /** Wrong codes tried against it: the server takes five, then the code is dead. */
+  wrongTries: number;
 }
 
 export const KEYS = {
@@ -16,6 +28,10 @@ export const KEYS = {
   pendingSession: 'signIn.pendingSession',
   /** A single sign-on under way at the identity provider (sso-storage.ts). */
   ssoAttempt: 'signIn.ssoAttempt',
+  /** The email typed at the login step: 'Log in again' and Back start from it. */
+  email: 'signIn.email',
+  /** The one-time code asked for on /login/2fa: a reload within its life asks for no new one. */
+  otpChallenge: 'signIn.otpChallenge',
 } as const;
 
 // Session storage can be disabled (privacy modes, sandboxed frames): then the values live for this page only.
@@ -71,6 +87,33 @@ export function readPendingSession(): PendingSession | null {
   } catch {
     return null;
   }
+}
+
+export const readEmail = () => read(KEYS.email) ?? '';
+export const storeEmail = (email: string) => write(KEYS.email, email);
+
+export function readChallenge(): StoredChallenge | null {
+  try {
+    const stored = JSON.parse(read(KEYS.otpChallenge) ?? 'null') as StoredChallenge | null;
+    const numbers = [stored?.validUntil, stored?.resendAt, stored?.wrongTries].every(
+      (value) => typeof value === 'number' && Number.isFinite(value),
+    );
+    return stored &&
+      (stored.channel === 'email' || stored.channel === 'sms') &&
+      typeof stored.sentTo === 'string' &&
+      numbers
+      ? stored
+      : null;
+  } catch {
+    return null;
+  }
+}
+export const storeChallenge = (challenge: StoredChallenge | null) =>
+  write(KEYS.otpChallenge, challenge && JSON.stringify(challenge));
+
+/** Forgets the pending session and its code, keeping what starts the sign-in again (redirect, client type, email). */
+export function forgetPendingSession(): void {
+  for (const key of [KEYS.pendingSession, KEYS.otpChallenge, KEYS.region]) write(key, null);
 }
 
 /** Forgets everything the sign-in put in storage (after the redirect, or when it cannot happen). */

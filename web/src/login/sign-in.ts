@@ -2,6 +2,7 @@ import { clientFor } from '../api/client';
 import { type Session, createPasswordSession } from '../api/create-session';
 import { buildRedirectUrl } from './redirect-url';
 import { needsOneTimeCode } from './factors';
+import { accessTokenLifetimeMs } from './token-lifetime';
 import type { AvailableRegion } from './probe-regions';
 import { clearSignInStorage, readRedirectUrl, readRegion, storePendingSession, storeRegion } from './sign-in-storage';
 
@@ -13,13 +14,22 @@ export type NextStep = { kind: 'two-factor' } | { kind: 'redirect'; url: string 
  * The stored values are removed either way: the sign-in is over.
  */
 export function completeSignIn(session: { id: string; refreshToken: string }, allowList: readonly string[]): NextStep {
-  const url = buildRedirectUrl(readRedirectUrl(), { refreshToken: session.refreshToken, sessionId: session.id, region: readRegion() }, allowList);
+  const url = buildRedirectUrl(
+    readRedirectUrl(),
+    { refreshToken: session.refreshToken, sessionId: session.id, region: readRegion() },
+    allowList,
+  );
   clearSignInStorage();
   return url ? { kind: 'redirect', url } : { kind: 'invalid-redirect' };
 }
 
 /** Creates the session in the chosen region; a session with an unverified one-time code goes on to /login/2fa. */
-export async function signInAt(target: AvailableRegion, email: string, password: string, allowList: readonly string[]): Promise<NextStep> {
+export async function signInAt(
+  target: AvailableRegion,
+  email: string,
+  password: string,
+  allowList: readonly string[],
+): Promise<NextStep> {
   const session = await createPasswordSession(clientFor(target.baseUrl), email.trim(), password);
   return continueWithSession(session, target, allowList);
 }
@@ -28,7 +38,13 @@ export async function signInAt(target: AvailableRegion, email: string, password:
 export function continueWithSession(session: Session, target: AvailableRegion, allowList: readonly string[]): NextStep {
   storeRegion(target.region);
   if (needsOneTimeCode(session.factors)) {
-    storePendingSession({ session, region: target.region, baseUrl: target.baseUrl });
+    const lifetime = accessTokenLifetimeMs(session.accessToken);
+    storePendingSession({
+      session,
+      region: target.region,
+      baseUrl: target.baseUrl,
+      ...(lifetime === null ? {} : { expiresAt: Date.now() + lifetime }),
+    });
     return { kind: 'two-factor' };
   }
   return completeSignIn(session, allowList);

@@ -56,21 +56,36 @@ export function emailDomain(email: string): string {
  * signs in with SSO there. The policy is the password probe's: a region that has the domain wins over another's
  * failure; with none, rate limiting first (the latest wait), then any other failure; else an empty list.
  */
-export async function probeSsoRegions({ email, clientType, targets }: { email: string; clientType: string | null; targets: readonly RegionTarget[] }): Promise<SsoTarget[]> {
+export async function probeSsoRegions({
+  email,
+  clientType,
+  targets,
+}: {
+  email: string;
+  clientType: string | null;
+  targets: readonly RegionTarget[];
+}): Promise<SsoTarget[]> {
   const domain = emailDomain(email);
   const probed = targets.filter((target) => isProbedFor(target.region, clientType));
   const outcomes = await Promise.allSettled(
     probed.map(async (target) => {
       const result = await probeIdpDomain(clientFor(target.baseUrl), domain);
       const kindOk = result.available ? KINDS.includes(result.type as SsoKind) : true;
-      if (!isRegionCode(result.region) || typeof result.available !== 'boolean' || !kindOk) throw new ApiFailure('UNEXPECTED_RESPONSE', 200);
-      return { region: result.region, baseUrl: target.baseUrl, available: result.available, kind: result.type as SsoKind };
+      if (!isRegionCode(result.region) || typeof result.available !== 'boolean' || !kindOk)
+        throw new ApiFailure('UNEXPECTED_RESPONSE', 200);
+      return {
+        region: result.region,
+        baseUrl: target.baseUrl,
+        available: result.available,
+        kind: result.type as SsoKind,
+      };
     }),
   );
   const found: SsoTarget[] = [];
   const failures: ApiFailure[] = [];
   for (const outcome of outcomes) {
-    if (outcome.status === 'rejected') failures.push(outcome.reason instanceof ApiFailure ? outcome.reason : new ApiFailure('NETWORK_ERROR', 0));
+    if (outcome.status === 'rejected')
+      failures.push(outcome.reason instanceof ApiFailure ? outcome.reason : new ApiFailure('NETWORK_ERROR', 0));
     else if (outcome.value.available && !found.some((known) => known.region === outcome.value.region)) {
       found.push({ region: outcome.value.region, baseUrl: outcome.value.baseUrl, kind: outcome.value.kind });
     }
@@ -96,19 +111,37 @@ export function ssoRedirectUri(origin: string = window.location.origin): string 
  * Opens the SSO session in the target region and asks for the identity provider's URL, remembering in this tab
  * what the answer must match (PKCE verifier, state, session). Answers the URL to send the browser to.
  */
-export async function startSso(target: SsoTarget, email: string, redirectUri: string = ssoRedirectUri()): Promise<string> {
+export async function startSso(
+  target: SsoTarget,
+  email: string,
+  redirectUri: string = ssoRedirectUri(),
+): Promise<string> {
   const client = clientFor(target.baseUrl);
   const session = await createSsoSession(client, email.trim());
   const kind = unverifiedSsoKind(session.factors) ?? target.kind;
-  const attempt: SsoAttempt = { kind, region: target.region, baseUrl: target.baseUrl, session: { id: session.id, accessToken: session.accessToken } };
+  const attempt: SsoAttempt = {
+    kind,
+    region: target.region,
+    baseUrl: target.baseUrl,
+    session: { id: session.id, accessToken: session.accessToken },
+  };
   let authorizationUrl: string;
   if (kind === 'saml') {
     authorizationUrl = await requestAuthorizationUrl(client, session, { saml: { redirectUri } });
   } else {
     attempt.codeVerifier = createCodeVerifier();
     attempt.state = createState();
-    const challenge = { codeChallenge: await codeChallengeS256(attempt.codeVerifier), codeChallengeMethod: 'S256' as const, redirectUri, state: attempt.state };
-    authorizationUrl = await requestAuthorizationUrl(client, session, kind === 'oidc' ? { oidc: challenge } : { skolon: challenge });
+    const challenge = {
+      codeChallenge: await codeChallengeS256(attempt.codeVerifier),
+      codeChallengeMethod: 'S256' as const,
+      redirectUri,
+      state: attempt.state,
+    };
+    authorizationUrl = await requestAuthorizationUrl(
+      client,
+      session,
+      kind === 'oidc' ? { oidc: challenge } : { skolon: challenge },
+    );
   }
   storeSsoAttempt(attempt);
   storeRegion(target.region);
@@ -123,7 +156,8 @@ export async function startSso(target: SsoTarget, email: string, redirectUri: st
 export async function finishSso(search: URLSearchParams, allowList: readonly string[]): Promise<NextStep> {
   const attempt = takeSsoAttempt();
   const error = search.get('error');
-  if (error !== null) throw new SsoFailure((SAML_ERRORS as readonly string[]).includes(error) ? (error as SsoProblem) : 'SSO_REFUSED');
+  if (error !== null)
+    throw new SsoFailure((SAML_ERRORS as readonly string[]).includes(error) ? (error as SsoProblem) : 'SSO_REFUSED');
   if (!attempt) throw new SsoFailure('SSO_NOT_STARTED');
   const code = search.get('code');
   if (!code) throw new SsoFailure('SSO_STATE_MISMATCH');

@@ -28,9 +28,13 @@ export function storeSsoAttempt(attempt: SsoAttempt): void {
 
 function isSsoAttempt(value: unknown): value is SsoAttempt {
   const attempt = value as SsoAttempt | null;
-  if (!attempt || !KINDS.includes(attempt.kind) || !isRegionCode(attempt.region) || typeof attempt.baseUrl !== 'string') return false;
+  if (!attempt || !KINDS.includes(attempt.kind) || !isRegionCode(attempt.region) || typeof attempt.baseUrl !== 'string')
+    return false;
   if (typeof attempt.session?.id !== 'string' || typeof attempt.session.accessToken !== 'string') return false;
-  return attempt.kind === 'saml' || (isCodeVerifier(attempt.codeVerifier) && typeof attempt.state === 'string' && attempt.state.length > 0);
+  return (
+    attempt.kind === 'saml' ||
+    (isCodeVerifier(attempt.codeVerifier) && typeof attempt.state === 'string' && attempt.state.length > 0)
+  );
 }
 
 /** The attempt of this tab, removed from storage: the identity provider's answer can be used once only. */

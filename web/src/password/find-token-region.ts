@@ -12,7 +12,11 @@ export type TokenLookup = { state: 'valid' | 'expired' | 'used'; target: RegionT
  * knows it (valid, expired or used). Every region answering `invalid` means the link is invalid. When no region
  * knows it but some could not answer, the link may live there: throws (a 429 first, with the latest wait).
  */
-export async function findTokenRegion(kind: PasswordLinkKind, link: PasswordLink, targets: readonly RegionTarget[]): Promise<TokenLookup> {
+export async function findTokenRegion(
+  kind: PasswordLinkKind,
+  link: PasswordLink,
+  targets: readonly RegionTarget[],
+): Promise<TokenLookup> {
   const failures: ApiFailure[] = [];
   for (const target of targets) {
     try {

@@ -24,8 +24,25 @@ describe('the password policy (spec section 5)', () => {
     ['DemoPassword1', ['validation.passwordMissingSpecialCharacter']],
     ['Demo Passw0rd', []],
     ['Åsa-Lösen-1', []],
-    ['', ['validation.passwordTooShort', 'validation.passwordMissingLowercase', 'validation.passwordMissingUppercase', 'validation.passwordMissingDigit', 'validation.passwordMissingSpecialCharacter']],
-    ['abc', ['validation.passwordTooShort', 'validation.passwordMissingUppercase', 'validation.passwordMissingDigit', 'validation.passwordMissingSpecialCharacter']],
+    [
+      '',
+      [
+        'validation.passwordTooShort',
+        'validation.passwordMissingLowercase',
+        'validation.passwordMissingUppercase',
+        'validation.passwordMissingDigit',
+        'validation.passwordMissingSpecialCharacter',
+      ],
+    ],
+    [
+      'abc',
+      [
+        'validation.passwordTooShort',
+        'validation.passwordMissingUppercase',
+        'validation.passwordMissingDigit',
+        'validation.passwordMissingSpecialCharacter',
+      ],
+    ],
   ])('when the password is %j, the broken rules are %j', (password, broken) => {
     expect(brokenPasswordRules(password)).toEqual(broken);
   });
@@ -35,15 +52,28 @@ describe('the password policy (spec section 5)', () => {
     expect(brokenPasswordRules('Aa1!😀😀😀😀😀😀')).toEqual([]);
   });
 
+  test('at most 256 characters (counted as the server counts them): 256 pass, 257 do not', () => {
+    const base = 'Aa1!';
+    expect(brokenPasswordRules(base + 'x'.repeat(252))).toEqual([]);
+    expect(brokenPasswordRules(base + 'x'.repeat(253))).toEqual(['validation.passwordTooLong']);
+    expect(brokenPasswordRules(base + '😀'.repeat(252))).toEqual([]);
+  });
+
+  test('a space, é or å counts as a special character, but not as a lowercase letter', () => {
+    expect(brokenPasswordRules('DEMOPASSWORD 1')).toEqual(['validation.passwordMissingLowercase']);
+    expect(brokenPasswordRules('Demopassword1é')).toEqual([]);
+    expect(brokenPasswordRules('DEMOPASSWORDå1')).toEqual(['validation.passwordMissingLowercase']);
+  });
+
   test('maps the server rule names to the same messages, in rule order, ignoring unknown rules', () => {
-    expect(ruleMessageKeys(['PASSWORD_MISSING_SPECIAL_CHARACTER', 'PASSWORD_TOO_SHORT', 'PASSWORD_ON_BREACH_LIST'])).toEqual([
-      'validation.passwordTooShort',
-      'validation.passwordMissingSpecialCharacter',
-    ]);
+    expect(
+      ruleMessageKeys(['PASSWORD_MISSING_SPECIAL_CHARACTER', 'PASSWORD_TOO_SHORT', 'PASSWORD_ON_BREACH_LIST']),
+    ).toEqual(['validation.passwordTooShort', 'validation.passwordMissingSpecialCharacter']);
+    expect(ruleMessageKeys(['PASSWORD_TOO_LONG'])).toEqual(['validation.passwordTooLong']);
     expect(ruleMessageKeys([])).toEqual([]);
   });
 
-  test('several message keys survive the trip through one formik error string', () => {
+  test('several message keys survive the trip through one form error string', () => {
     const keys = ['validation.passwordTooShort', 'validation.passwordMissingDigit'];
     expect(splitMessageKeys(joinMessageKeys(keys))).toEqual(keys);
     expect(splitMessageKeys('validation.newPasswordRequired')).toEqual(['validation.newPasswordRequired']);
@@ -91,11 +121,14 @@ describe('findTokenRegion', () => {
     expect(calls[0].url.pathname).toBe('/core/v1/users/7/password-set');
   });
 
-  test.each(['valid', 'expired', 'used'])('when the first region does not know the token and the second says %s, uses the second', async (answer) => {
-    const { calls } = fakeApi(({ url }) => (url.origin === EUROPE ? state('invalid') : state(answer)));
-    await expect(findTokenRegion('reset', link, targets)).resolves.toEqual({ state: answer, target: targets[1] });
-    expect(calls.map((call) => call.url.origin)).toEqual([EUROPE, BRAZIL]);
-  });
+  test.each(['valid', 'expired', 'used'])(
+    'when the first region does not know the token and the second says %s, uses the second',
+    async (answer) => {
+      const { calls } = fakeApi(({ url }) => (url.origin === EUROPE ? state('invalid') : state(answer)));
+      await expect(findTokenRegion('reset', link, targets)).resolves.toEqual({ state: answer, target: targets[1] });
+      expect(calls.map((call) => call.url.origin)).toEqual([EUROPE, BRAZIL]);
+    },
+  );
 
   test('asks the regions one after another, not at once', async () => {
     const europe = deferred<{ status: number; body: unknown }>();
@@ -133,7 +166,10 @@ describe('findTokenRegion', () => {
         ? apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:00:30.000Z' })
         : apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:05:00.000Z' }),
     );
-    await expect(findTokenRegion('reset', link, targets)).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS', unavailableUntil: '2030-01-01T10:05:00.000Z' });
+    await expect(findTokenRegion('reset', link, targets)).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      unavailableUntil: '2030-01-01T10:05:00.000Z',
+    });
   });
 });
 
@@ -150,7 +186,7 @@ describe('requestResetEverywhere', () => {
       await bothAsked.promise;
       return accepted;
     });
-    await requestResetEverywhere({ email: ' Anna@Demo.TEST ', clientType: null, targets });
+    await requestResetEverywhere({ email: ' Anna@Demo.TEST ', clientType: null, targets, language: 'en' });
     expect(calls.map((call) => `${call.method} ${call.url.href}`).sort()).toEqual([
       `POST ${EUROPE}/core/v1/users/password-reset`,
       `POST ${BRAZIL}/core/v1/users/password-reset`,
@@ -163,13 +199,19 @@ describe('requestResetEverywhere', () => {
 
   test('when the client type is academy, does not ask Brazil', async () => {
     const { calls } = fakeApi(() => accepted);
-    await requestResetEverywhere({ email: 'anna@demo.test', clientType: 'academy', targets });
+    await requestResetEverywhere({ email: 'anna@demo.test', clientType: 'academy', targets, language: 'en' });
     expect(calls.map((call) => call.url.origin)).toEqual([EUROPE]);
   });
 
   test('when a region rate limits, throws its 429 with the latest wait', async () => {
-    fakeApi(({ url }) => (url.origin === EUROPE ? apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T11:00:00.000Z' }) : accepted));
-    await expect(requestResetEverywhere({ email: 'anna@demo.test', clientType: null, targets })).rejects.toMatchObject({
+    fakeApi(({ url }) =>
+      url.origin === EUROPE
+        ? apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T11:00:00.000Z' })
+        : accepted,
+    );
+    await expect(
+      requestResetEverywhere({ email: 'anna@demo.test', clientType: null, targets, language: 'en' }),
+    ).rejects.toMatchObject({
       code: 'TOO_MANY_REQUESTS',
       unavailableUntil: '2030-01-01T11:00:00.000Z',
     });
@@ -180,14 +222,18 @@ describe('requestResetEverywhere', () => {
       if (url.origin === BRAZIL) throw new TypeError('fetch failed');
       return accepted;
     });
-    await expect(requestResetEverywhere({ email: 'anna@demo.test', clientType: null, targets })).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    await expect(
+      requestResetEverywhere({ email: 'anna@demo.test', clientType: null, targets, language: 'en' }),
+    ).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
   });
 });
 
 describe('passwordFailureMessage', () => {
   test('a 429 says how long to wait; without a wait, to try later; anything else, to try again', () => {
-    const inOneMinute = new Date(Date.now() + 60_000).toISOString();
-    expect(passwordFailureMessage(new ApiFailure('TOO_MANY_REQUESTS', 429, inOneMinute))).toEqual({ key: 'errors.rateLimited', values: { seconds: 60 } });
+    const inOneMinute = Date.now() + 60_000;
+    expect(
+      passwordFailureMessage(new ApiFailure('TOO_MANY_REQUESTS', 429, new Date(inOneMinute).toISOString())),
+    ).toEqual({ key: 'errors.rateLimited', until: inOneMinute });
     expect(passwordFailureMessage(new ApiFailure('TOO_MANY_REQUESTS', 429))).toEqual({ key: 'errors.tooManyRequests' });
     expect(passwordFailureMessage(new ApiFailure('NETWORK_ERROR', 0))).toEqual({ key: 'errors.generic' });
     expect(passwordFailureMessage(new ApiFailure('INTERNAL_SERVER_ERROR', 500))).toEqual({ key: 'errors.generic' });

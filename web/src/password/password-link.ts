@@ -1,3 +1,5 @@
+import { read, write } from '../login/sign-in-storage';
+
 /** userId and token of an emailed set-password or reset-password link. */
 export interface PasswordLink {
   userId: number;
@@ -15,4 +17,38 @@ export function parsePasswordLink(search: URLSearchParams): PasswordLink | null 
   const token = search.get('token') ?? '';
   if (!USER_ID.test(userId) || !Number.isSafeInteger(Number(userId)) || !TOKEN.test(token)) return null;
   return { userId: Number(userId), token };
+}
+
+const STORED = (kind: string) => `password.${kind}Link`;
+
+/** Whether the address carries a link's parts (they are taken out of it once read). */
+export const carriesPasswordLink = (search: URLSearchParams) => search.has('userId') || search.has('token');
+
+/**
+ * The link of this page: from the address when it carries one (then kept in this tab's sessionStorage, so the
+ * token can leave the address bar and the history at once and a reload still works), else the one kept earlier.
+ */
+export function takePasswordLink(kind: 'set' | 'reset', search: URLSearchParams): PasswordLink | null {
+  if (carriesPasswordLink(search)) {
+    const link = parsePasswordLink(search);
+    write(STORED(kind), link && JSON.stringify(link));
+    return link;
+  }
+  try {
+    const kept = parsePasswordLink(
+      new URLSearchParams(Object.entries(JSON.parse(read(STORED(kind)) ?? '{}') as Record<string, string>)),
+    );
+    return kept;
+  } catch {
+    return null;
+  }
+}
+
+/** The address without the link's parts (other parameters, such as `lng`, stay). */
+export function withoutPasswordLink(search: URLSearchParams): string {
+  const rest = new URLSearchParams(search);
+  rest.delete('userId');
+  rest.delete('token');
+  const query = rest.toString();
+  return query ? `?${query}` : '';
 }

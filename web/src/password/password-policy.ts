@@ -1,13 +1,43 @@
+/** The contract's bounds of a new password, in characters (code points, as the server counts them). */
+export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 256;
+
 /**
- * The new-password rules of spec section 5, in the order the server reports them. `rule` is the name the server
- * gives a broken rule in `error.issues[].rule`; `key` the message shown for it.
+ * The new-password rules of spec section 5, in the order the server reports them, and the contract's maximum
+ * length. `rule` is the name the server gives a broken rule in `error.issues[].rule`; `key` the message shown for
+ * it. A special character is anything but a-z, A-Z and 0-9: a space, punctuation, and letters such as é or å.
  */
 export const PASSWORD_RULES = [
-  { rule: 'PASSWORD_TOO_SHORT', key: 'validation.passwordTooShort', test: (password: string) => [...password].length >= 10 },
-  { rule: 'PASSWORD_MISSING_LOWERCASE', key: 'validation.passwordMissingLowercase', test: (password: string) => /[a-z]/.test(password) },
-  { rule: 'PASSWORD_MISSING_UPPERCASE', key: 'validation.passwordMissingUppercase', test: (password: string) => /[A-Z]/.test(password) },
-  { rule: 'PASSWORD_MISSING_DIGIT', key: 'validation.passwordMissingDigit', test: (password: string) => /[0-9]/.test(password) },
-  { rule: 'PASSWORD_MISSING_SPECIAL_CHARACTER', key: 'validation.passwordMissingSpecialCharacter', test: (password: string) => /[^A-Za-z0-9]/.test(password) },
+  {
+    rule: 'PASSWORD_TOO_SHORT',
+    key: 'validation.passwordTooShort',
+    test: (password: string) => [...password].length >= PASSWORD_MIN_LENGTH,
+  },
+  {
+    rule: 'PASSWORD_TOO_LONG',
+    key: 'validation.passwordTooLong',
+    test: (password: string) => [...password].length <= PASSWORD_MAX_LENGTH,
+  },
+  {
+    rule: 'PASSWORD_MISSING_LOWERCASE',
+    key: 'validation.passwordMissingLowercase',
+    test: (password: string) => /[a-z]/.test(password),
+  },
+  {
+    rule: 'PASSWORD_MISSING_UPPERCASE',
+    key: 'validation.passwordMissingUppercase',
+    test: (password: string) => /[A-Z]/.test(password),
+  },
+  {
+    rule: 'PASSWORD_MISSING_DIGIT',
+    key: 'validation.passwordMissingDigit',
+    test: (password: string) => /[0-9]/.test(password),
+  },
+  {
+    rule: 'PASSWORD_MISSING_SPECIAL_CHARACTER',
+    key: 'validation.passwordMissingSpecialCharacter',
+    test: (password: string) => /[^A-Za-z0-9]/.test(password),
+  },
 ] as const;
 
 export type PasswordRule = (typeof PASSWORD_RULES)[number]['rule'];
@@ -22,6 +52,6 @@ export function ruleMessageKeys(rules: readonly string[]): string[] {
   return PASSWORD_RULES.filter(({ rule }) => rules.includes(rule)).map(({ key }) => key);
 }
 
-/** Several messages travel through formik as one error string, one message key per line. */
+/** Several messages travel through the form as one error string, one message key per line. */
 export const joinMessageKeys = (keys: readonly string[]) => keys.join('\n');
 export const splitMessageKeys = (joined: string) => joined.split('\n').filter(Boolean);

@@ -22,7 +22,12 @@ export function fakeApi(route: Route) {
   const calls: FakeCall[] = [];
   const fetchMock = jest.fn(async (input: Request) => {
     const text = input.method === 'GET' ? '' : await input.clone().text();
-    const call: FakeCall = { method: input.method, url: new URL(input.url), headers: input.headers, body: text ? JSON.parse(text) : undefined };
+    const call: FakeCall = {
+      method: input.method,
+      url: new URL(input.url),
+      headers: input.headers,
+      body: text ? JSON.parse(text) : undefined,
+    };
     calls.push(call);
     const reply = await route(call);
     return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), {
@@ -35,7 +40,10 @@ export function fakeApi(route: Route) {
 }
 
 export function apiError(httpStatus: number, code: string, extra: Record<string, unknown> = {}): Reply {
-  return { status: httpStatus, body: { status: 'error', error: { httpStatus, code, message: 'English for developers', ...extra } } };
+  return {
+    status: httpStatus,
+    body: { status: 'error', error: { httpStatus, code, message: 'English for developers', ...extra } },
+  };
 }
 
 export function probeReply(region: string, available: boolean, baseUrl = EUROPE): Reply {
@@ -46,7 +54,10 @@ export const NETWORK_DOWN: Route = () => {
   throw new TypeError('fetch failed');
 };
 
-export function sessionBody(factors: Record<string, string> = { password: 'verified' }, id = '0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11') {
+export function sessionBody(
+  factors: Record<string, string> = { password: 'verified' },
+  id = '0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11',
+) {
   return { id, accessToken: `access-${id}`, refreshToken: `refresh-${id}`, factors };
 }
 

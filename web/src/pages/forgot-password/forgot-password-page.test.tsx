@@ -17,9 +17,22 @@ describe('/forgot-password', () => {
     renderApp('/forgot-password');
     expect(await screen.findByRole('heading', { level: 1, name: 'Forgot your password?' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to login' }).getAttribute('href')).toBe('/login');
-    expect(screen.getByText('Type in the email address of your account and we will send you a link to choose a new password.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Type in the email address of your account and we will send you a link to choose a new password.',
+      ),
+    ).toBeTruthy();
     expect((screen.getByLabelText('Email') as HTMLInputElement).getAttribute('autocomplete')).toBe('username');
     expect(document.title).toBe('Forgot your password?');
+  });
+
+  test('asks every region in the language the page is showing (Accept-Language), so the reset email matches the screen', async () => {
+    const { calls } = fakeApi(accepted);
+    const { user } = renderApp('/forgot-password', { language: 'fi' });
+    const input = await screen.findByLabelText('Sähköposti');
+    await user.type(input, 'anna@demo.test{Enter}');
+    await waitFor(() => expect(calls).toHaveLength(2));
+    for (const call of calls) expect(call.headers.get('accept-language')).toBe('fi');
   });
 
   test('the back link returns to the login form of the stored redirect', async () => {
@@ -27,6 +40,19 @@ describe('/forgot-password', () => {
     const { user } = renderApp('/forgot-password');
     await user.click(await screen.findByRole('link', { name: 'Back to login' }));
     expect(await screen.findByRole('heading', { name: 'Log in to the product' })).toBeTruthy();
+  });
+
+  test('arriving from the login page, the email field has the focus and the page is announced; the confirmation then takes the focus', async () => {
+    window.sessionStorage.setItem('signIn.redirectUrl', REDIRECT);
+    fakeApi(accepted);
+    const { user } = renderApp(loginPath());
+    await user.click(screen.getByRole('link', { name: 'Forgot your password?' }));
+    const email = await screen.findByLabelText('Email');
+    await waitFor(() => expect(document.activeElement).toBe(email));
+    await waitFor(() => expect(screen.getByTestId('announcer').textContent).toBe('Forgot your password?'));
+    await user.type(email, 'anna@demo.test{Enter}');
+    const sent = await screen.findByRole('heading', { level: 2, name: 'Check your email' });
+    await waitFor(() => expect(document.activeElement).toBe(sent));
   });
 
   test('the login page links here', async () => {
@@ -58,7 +84,9 @@ describe('/forgot-password', () => {
     await submit(user, 'Anna@Demo.test');
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeTruthy();
     expect(
-      screen.getByText('If there is an account for Anna@Demo.test, we have sent it a link to choose a new password. The link is valid for 30 minutes.'),
+      screen.getByText(
+        'If there is an account for Anna@Demo.test, we have sent it a link to choose a new password. The link is valid for 30 minutes.',
+      ),
     ).toBeTruthy();
     expect(screen.queryByLabelText('Email')).toBeNull();
     expect(calls.map((call) => `${call.method} ${call.url.origin}${call.url.pathname}`).sort()).toEqual([
@@ -90,18 +118,24 @@ describe('/forgot-password', () => {
     fakeApi(() => answer.promise);
     const { user } = renderApp('/forgot-password');
     await submit(user, 'anna@demo.test');
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Send reset link' }).getAttribute('aria-busy')).toBe('true'));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Send reset link' }).getAttribute('aria-busy')).toBe('true'),
+    );
     answer.resolve({ status: 202 });
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeTruthy();
   });
 
   test('when a region answers 429, says how long to wait and keeps the form', async () => {
     fakeApi(({ url }) =>
-      url.origin === EUROPE ? apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: new Date(Date.now() + 45_000).toISOString() }) : { status: 202 },
+      url.origin === EUROPE
+        ? apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: new Date(Date.now() + 45_000).toISOString() })
+        : { status: 202 },
     );
     const { user } = renderApp('/forgot-password');
     await submit(user, 'anna@demo.test');
-    expect((await screen.findByRole('alert')).textContent).toMatch(/^Too many attempts\. Please wait 4[45] seconds and try again\.$/);
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /^Too many attempts\. Please wait 4[45] seconds and try again\.$/,
+    );
     expect(screen.getByLabelText('Email')).toBeTruthy();
   });
 

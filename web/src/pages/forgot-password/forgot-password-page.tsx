@@ -1,17 +1,19 @@
-import { useFormik } from 'formik';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { asFailure } from '../../api/api-failure';
+import { byId, useMovedHere, useStepEntry } from '../../app/announcer';
+import { schemaErrors } from '../../app/schema-validation';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
+import { useForm } from '../../app/use-form';
+import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { Icon } from '../../components/icon';
 import { EmailInput } from '../../components/email-input';
+import { Icon } from '../../components/icon';
+import { MessageText } from '../../components/message-text';
 import { config } from '../../config/config';
-import type { Message } from '../../i18n/failure-messages';
-import { useMessage } from '../../i18n/use-message';
 import { readClientType } from '../../login/sign-in-storage';
 import { passwordFailureMessage } from '../../password/password-messages';
 import { requestResetEverywhere } from '../../password/request-reset';
@@ -22,20 +24,25 @@ import { forgotPasswordSchema } from './forgot-password-schema';
  * asked for in every region the client signs in at, and the confirmation is the same whatever the email.
  */
 export function ForgotPasswordPage() {
-  const { t } = useTranslation();
-  const translate = useMessage();
+  const { t, i18n } = useTranslation();
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [alert, setAlert] = useState<Message | null>(null);
+  const { alert, setAlert, waiting } = useFormAlert('forgot-submit');
   useDocumentTitle(t('forgotPassword.title'));
+  useStepEntry(t('forgotPassword.title'), byId('email'), useMovedHere());
 
-  const formik = useFormik({
+  const form = useForm({
     initialValues: { email: '' },
-    validationSchema: forgotPasswordSchema,
+    validate: (values) => schemaErrors(forgotPasswordSchema, values),
     onSubmit: async (values) => {
       setAlert(null);
       const email = values.email.trim();
       try {
-        await requestResetEverywhere({ email, clientType: readClientType(), targets: config.regions });
+        await requestResetEverywhere({
+          email,
+          clientType: readClientType(),
+          targets: config.regions,
+          language: i18n.language,
+        });
         setSentTo(email);
       } catch (error) {
         setAlert(passwordFailureMessage(asFailure(error)));
@@ -43,33 +50,54 @@ export function ForgotPasswordPage() {
     },
   });
 
-  const error = (formik.touched.email || formik.submitCount > 0) && formik.errors.email ? t(formik.errors.email) : undefined;
-  useFocusFirstError(formik.submitCount, formik.isSubmitting, error ? ['email'] : []);
+  const errorKey = form.shownError('email');
+  useFocusFirstError(form.submitCount, form.isSubmitting, errorKey ? ['email'] : []);
 
   return (
     <section className="card" aria-labelledby="forgot-password-title">
       <header className="page-heading">
-        <Link to="/login" className="icon-button" aria-label={t('forgotPassword.back')} title={t('forgotPassword.back')}>
+        <Link
+          to="/login"
+          className="icon-button"
+          aria-label={t('forgotPassword.back')}
+          title={t('forgotPassword.back')}
+        >
           <Icon name="arrow-left" />
         </Link>
-        <h1 id="forgot-password-title" className="page-title">
+        <h1 id="forgot-password-title" className="page-title" tabIndex={-1}>
           {t('forgotPassword.title')}
         </h1>
       </header>
       {sentTo === null ? (
-        <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="forgot-password-title">
+        <form
+          className="stack"
+          noValidate
+          onSubmit={(event) => (waiting ? event.preventDefault() : void form.handleSubmit(event))}
+          aria-labelledby="forgot-password-title"
+        >
           <p>{t('forgotPassword.description')}</p>
-          {alert && <Alert>{translate(alert)}</Alert>}
+          {alert && (
+            <Alert focus>
+              <MessageText message={alert} />
+            </Alert>
+          )}
           <EmailInput
             id="email"
             label={t('login.emailLabel')}
             placeholder={t('login.emailPlaceholder')}
-            value={formik.values.email}
-            onChange={formik.handleChange}
-            onBlur={formik.handleBlur}
-            error={error}
+            value={form.values.email}
+            onChange={form.handleChange}
+            onBlur={form.handleBlur}
+            error={errorKey && t(errorKey)}
           />
-          <Button type="submit" variant="primary" icon="mail" busy={formik.isSubmitting}>
+          <Button
+            id="forgot-submit"
+            type="submit"
+            variant="primary"
+            icon="mail"
+            busy={form.isSubmitting}
+            disabled={waiting}
+          >
             {t('forgotPassword.submit')}
           </Button>
         </form>
@@ -82,12 +110,12 @@ export function ForgotPasswordPage() {
 
 function Confirmation({ email }: { email: string }) {
   const { t } = useTranslation();
-  const heading = useRef<HTMLHeadingElement>(null);
-  // The form that had focus is gone: keyboard and screen-reader users continue from the confirmation.
-  useEffect(() => heading.current?.focus(), []);
+  // The form that had focus is gone: keyboard and screen-reader users continue from the confirmation, which is
+  // itself a polite live region (role=status), so the app's announcer stays quiet.
+  useStepEntry(t('forgotPassword.sentTitle'), byId('forgot-password-sent'), false);
   return (
     <div className="stack" role="status">
-      <h2 ref={heading} tabIndex={-1} className="section-title">
+      <h2 id="forgot-password-sent" tabIndex={-1} className="section-title">
         <Icon name="mail" />
         {t('forgotPassword.sentTitle')}
       </h2>

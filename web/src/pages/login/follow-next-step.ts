@@ -3,14 +3,18 @@ import { useNavigate } from 'react-router';
 import { browserLocation } from '../../login/browser-location';
 import type { NextStep } from '../../login/sign-in';
 
-/** Takes the browser where the sign-in says: /login/2fa, the calling platform, or /invalid-redirect. */
+/**
+ * Takes the browser where the sign-in says: /login/2fa, the calling platform, or /invalid-redirect. The platform
+ * replaces the current history entry: after a completed sign-in, Back must not land on a sign-in page whose state
+ * is gone (it would read 'Login redirect failed').
+ */
 export function useFollowNextStep(): (step: NextStep) => void {
   const navigate = useNavigate();
   return useCallback(
     (step: NextStep) => {
       if (step.kind === 'two-factor') navigate('/login/2fa');
       else if (step.kind === 'invalid-redirect') navigate('/invalid-redirect', { replace: true });
-      else browserLocation.assign(step.url);
+      else browserLocation.replace(step.url);
     },
     [navigate],
   );

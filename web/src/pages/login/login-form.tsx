@@ -1,28 +1,35 @@
-import { useFormik } from 'formik';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { asFailure } from '../../api/api-failure';
-import { lazySchema } from '../../app/lazy-schema';
+import { byId, useStepEntry } from '../../app/announcer';
+import { lazySchema } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
+import { useForm } from '../../app/use-form';
+import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { PasswordInput } from '../../components/password-input';
 import { EmailInput } from '../../components/email-input';
+import { MessageText } from '../../components/message-text';
+import { PasswordInput } from '../../components/password-input';
 import { config } from '../../config/config';
 import { type Message, loginFailureMessage } from '../../i18n/failure-messages';
 import { useMessage } from '../../i18n/use-message';
 import type { AvailableRegion } from '../../login/probe-regions';
 import type { NextStep } from '../../login/sign-in';
-import { readClientType } from '../../login/sign-in-storage';
+import { readClientType, storeEmail } from '../../login/sign-in-storage';
 
-export interface Credentials {
+export interface Credentials extends Record<string, string> {
   email: string;
   password: string;
 }
 
 interface LoginFormProps {
   initialValues: Credentials;
+  /** The user came back to this step from another one (Back): focus its heading and announce it. */
+  returning: boolean;
+  /** The user moved to this page within the app: announce it. */
+  movedHere: boolean;
   onSeveralRegions: (regions: AvailableRegion[], credentials: Credentials) => void;
   onNextStep: (step: NextStep) => void;
   /** 'Log in with SSO', with what is typed so far. */
@@ -31,21 +38,29 @@ interface LoginFormProps {
 
 const FIELD_IDS = { email: 'email', password: 'password' } as const;
 
-export function LoginForm({ initialValues, onSeveralRegions, onNextStep, onSso }: LoginFormProps) {
+export function LoginForm({
+  initialValues,
+  returning,
+  movedHere,
+  onSeveralRegions,
+  onNextStep,
+  onSso,
+}: LoginFormProps) {
   const { t } = useTranslation();
   const translate = useMessage();
-  const [alert, setAlert] = useState<Message | null>(null);
+  const { alert, setAlert, waiting } = useFormAlert('login-submit');
   /** 'Email or password is incorrect' from the server, shown on both fields until either changes. */
   const [credentialsError, setCredentialsError] = useState<Message | null>(null);
   const [leaving, setLeaving] = useState(false);
 
-  const formik = useFormik<Credentials>({
+  const form = useForm<Credentials>({
     initialValues,
     validate: lazySchema(() => import('./login-schema').then((m) => m.loginSchema)),
     onSubmit: async (values) => {
       setAlert(null);
       setCredentialsError(null);
       const credentials = { email: values.email.trim(), password: values.password };
+      storeEmail(credentials.email);
       try {
         const { probeRegions, signInAt } = await import('../../login/sign-in-flow');
         const regions = await probeRegions({ ...credentials, clientType: readClientType(), targets: config.regions });
@@ -66,27 +81,46 @@ export function LoginForm({ initialValues, onSeveralRegions, onNextStep, onSso }
     },
   });
 
-  const { values, errors, touched, submitCount, isSubmitting } = formik;
+  const { values, submitCount, isSubmitting } = form;
   useEffect(() => setCredentialsError(null), [values.email, values.password]);
+  // A new page: its first empty field. Back from another step: the heading, announced.
+  useStepEntry(
+    t('login.title'),
+    returning ? byId('login-title') : byId(initialValues.email ? FIELD_IDS.password : FIELD_IDS.email),
+    returning || movedHere,
+  );
 
-  const shown = (field: keyof Credentials) =>
-    (touched[field] || submitCount > 0) && errors[field] ? t(errors[field]) : translate(credentialsError);
-  const fieldsWithErrors = (Object.keys(FIELD_IDS) as (keyof Credentials)[]).filter((field) => shown(field)).map((field) => FIELD_IDS[field]);
+  const shown = (field: keyof Credentials) => {
+    const key = form.shownError(field);
+    return key ? t(key) : translate(credentialsError);
+  };
+  const fieldsWithErrors = (Object.keys(FIELD_IDS) as (keyof typeof FIELD_IDS)[])
+    .filter((field) => shown(field))
+    .map((field) => FIELD_IDS[field]);
   useFocusFirstError(submitCount, isSubmitting, fieldsWithErrors);
 
   return (
-    <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="login-title">
-      <h1 id="login-title" className="page-title">
+    <form
+      className="stack"
+      noValidate
+      onSubmit={(event) => (waiting ? event.preventDefault() : void form.handleSubmit(event))}
+      aria-labelledby="login-title"
+    >
+      <h1 id="login-title" className="page-title" tabIndex={-1}>
         {t('login.title')}
       </h1>
-      {alert && <Alert>{translate(alert)}</Alert>}
+      {alert && (
+        <Alert focus>
+          <MessageText message={alert} />
+        </Alert>
+      )}
       <EmailInput
         id={FIELD_IDS.email}
         label={t('login.emailLabel')}
         placeholder={t('login.emailPlaceholder')}
         value={values.email}
-        onChange={formik.handleChange}
-        onBlur={formik.handleBlur}
+        onChange={form.handleChange}
+        onBlur={form.handleBlur}
         error={shown('email')}
       />
       <PasswordInput
@@ -96,14 +130,14 @@ export function LoginForm({ initialValues, onSeveralRegions, onNextStep, onSso }
         label={t('login.passwordLabel')}
         placeholder={t('login.passwordPlaceholder')}
         value={values.password}
-        onChange={formik.handleChange}
-        onBlur={formik.handleBlur}
+        onChange={form.handleChange}
+        onBlur={form.handleBlur}
         error={shown('password')}
       />
       <Link className="text-link" to="/forgot-password">
         {t('login.forgotPassword')}
       </Link>
-      <Button type="submit" variant="primary" busy={isSubmitting || leaving}>
+      <Button id="login-submit" type="submit" variant="primary" busy={isSubmitting || leaving} disabled={waiting}>
         {t('login.submit')}
       </Button>
       <p className="divider">

@@ -1,7 +1,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import { browserLocation } from '../../login/browser-location';
 import { readPendingSession } from '../../login/sign-in-storage';
-import { BRAZIL, EUROPE, NETWORK_DOWN, type Route, apiError, fakeApi, probeReply, sessionBody } from '../../test/fake-api';
+import {
+  BRAZIL,
+  EUROPE,
+  NETWORK_DOWN,
+  type Route,
+  apiError,
+  fakeApi,
+  probeReply,
+  sessionBody,
+} from '../../test/fake-api';
 import { REDIRECT, loginPath, renderApp } from '../../test/render-app';
 
 /** Europe knows the credentials, Brazil does not, and sessions are created with `session` (default: no 2FA). */
@@ -23,8 +32,12 @@ async function fillIn(user: ReturnType<typeof renderApp>['user'], email: string,
 describe('/login', () => {
   test('when redirectUrl is missing, goes to /invalid-redirect with the warning', async () => {
     const { location } = renderApp('/login');
-    expect(await screen.findByRole('heading', { name: 'Login redirect failed. Please try logging in again' })).toBeTruthy();
-    expect(screen.getByText('Go back to the platform you came from and start the login again from there.')).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'Login redirect failed. Please try logging in again' }),
+    ).toBeTruthy();
+    expect(
+      screen.getByText('Go back to the platform you came from and start the login again from there.'),
+    ).toBeTruthy();
     expect(location()).toBe('/invalid-redirect');
   });
 
@@ -44,7 +57,10 @@ describe('/login', () => {
   });
 
   test('when a new redirectUrl arrives, an unfinished earlier sign-in is forgotten', () => {
-    window.sessionStorage.setItem('signIn.pendingSession', JSON.stringify({ session: sessionBody(), region: 'eu-north-1', baseUrl: EUROPE }));
+    window.sessionStorage.setItem(
+      'signIn.pendingSession',
+      JSON.stringify({ session: sessionBody(), region: 'eu-north-1', baseUrl: EUROPE }),
+    );
     window.sessionStorage.setItem('signIn.region', 'eu-north-1');
     renderApp(loginPath());
     expect(readPendingSession()).toBeNull();
@@ -121,7 +137,7 @@ describe('/login', () => {
   test('sends nothing until both fields pass, then probes', async () => {
     const { calls } = fakeApi(europeOnly());
     const { user } = renderApp(loginPath());
-    jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     await fillIn(user, 'anna', '');
     await screen.findByText('Incorrect email');
     await user.clear(screen.getByLabelText('Email'));
@@ -135,7 +151,9 @@ describe('/login', () => {
   });
 
   test('when no region accepts the credentials, shows Email or password is incorrect on both fields', async () => {
-    const { calls } = fakeApi((call) => probeReply(call.url.origin === EUROPE ? 'eu-north-1' : 'sa-east-1', false, call.url.origin));
+    const { calls } = fakeApi((call) =>
+      probeReply(call.url.origin === EUROPE ? 'eu-north-1' : 'sa-east-1', false, call.url.origin),
+    );
     const { user } = renderApp(loginPath());
     await fillIn(user, 'anna@demo.test', 'wrong');
     expect(await screen.findAllByText('Email or password is incorrect')).toHaveLength(2);
@@ -155,11 +173,11 @@ describe('/login', () => {
 
   test('when one region is available, creates the session there and goes to the redirect URL with refreshToken, sessionId and region', async () => {
     const { calls } = fakeApi(europeOnly());
-    const assign = jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    const leave = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     const { user } = renderApp(loginPath());
     await fillIn(user, ' Anna@Demo.test ', 'secret');
-    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
-    const url = new URL(assign.mock.calls[0][0]);
+    await waitFor(() => expect(leave).toHaveBeenCalledTimes(1));
+    const url = new URL(leave.mock.calls[0][0]);
     expect(url.origin + url.pathname).toBe(REDIRECT);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       refreshToken: sessionBody().refreshToken,
@@ -175,14 +193,27 @@ describe('/login', () => {
 
   test('when the session has an unverified email factor, goes to /login/2fa with the session', async () => {
     const session = sessionBody({ password: 'verified', otpEmail: 'unverified' });
-    fakeApi(europeOnly((call) => (call.url.pathname === '/core/v1/sessions' ? { status: 201, body: session } : { status: 201, body: { sentTo: 'a***@demo.test', validUntil: new Date(Date.now() + 600_000).toISOString(), resendUnavailableUntil: new Date(Date.now() + 30_000).toISOString() } })));
-    const assign = jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    fakeApi(
+      europeOnly((call) =>
+        call.url.pathname === '/core/v1/sessions'
+          ? { status: 201, body: session }
+          : {
+              status: 201,
+              body: {
+                sentTo: 'a***@demo.test',
+                validUntil: new Date(Date.now() + 600_000).toISOString(),
+                resendUnavailableUntil: new Date(Date.now() + 30_000).toISOString(),
+              },
+            },
+      ),
+    );
+    const leave = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     const { user, location } = renderApp(loginPath());
     await fillIn(user, 'anna@demo.test', 'secret');
     expect(await screen.findByRole('heading', { name: 'Verify with email' })).toBeTruthy();
     expect(location()).toBe('/login/2fa');
     expect(readPendingSession()).toEqual({ session, region: 'eu-north-1', baseUrl: EUROPE });
-    expect(assign).not.toHaveBeenCalled();
+    expect(leave).not.toHaveBeenCalled();
   });
 
   test('when session creation answers INVALID_CREDENTIALS, shows Email or password is incorrect on both fields', async () => {
@@ -205,7 +236,22 @@ describe('/login', () => {
     fakeApi(() => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: until }));
     const { user } = renderApp(loginPath());
     await fillIn(user, 'anna@demo.test', 'secret');
-    expect((await screen.findByRole('alert')).textContent).toMatch(/^Too many attempts\. Please wait (90|89) seconds and try again\.$/);
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /^Too many attempts\. Please wait (90|89) seconds and try again\.$/,
+    );
+  });
+
+  test('when Europe answers that the credentials do not match and Brazil is locked (429), shows Email or password is incorrect, not Too many attempts', async () => {
+    const until = new Date(Date.now() + 15 * 60_000).toISOString();
+    fakeApi((call) =>
+      call.url.origin === EUROPE
+        ? probeReply('eu-north-1', false)
+        : apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: until }),
+    );
+    const { user } = renderApp(loginPath());
+    await fillIn(user, 'anna@demo.test', 'Typo-Password-1!');
+    expect(await screen.findAllByText('Email or password is incorrect')).toHaveLength(2);
+    expect(screen.queryByText(/Too many attempts/)).toBeNull();
   });
 
   test('when session creation answers 429 for minutes, says how many minutes to wait', async () => {
@@ -213,7 +259,9 @@ describe('/login', () => {
     fakeApi(europeOnly(() => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: until })));
     const { user } = renderApp(loginPath());
     await fillIn(user, 'anna@demo.test', 'secret');
-    expect((await screen.findByRole('alert')).textContent).toBe('Too many attempts. Please wait 5 minutes and try again.');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Too many attempts. Please wait 5 minutes and try again.',
+    );
   });
 
   test('when the API cannot be reached, shows Something went wrong. Please try again.', async () => {
@@ -225,7 +273,7 @@ describe('/login', () => {
 
   test('when clientType is academy, does not probe Brazil', async () => {
     const { calls } = fakeApi(europeOnly());
-    jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     const { user } = renderApp(loginPath('&clientType=academy'));
     await fillIn(user, 'anna@demo.test', 'secret');
     await waitFor(() => expect(calls.some((call) => call.url.pathname === '/core/v1/sessions')).toBe(true));

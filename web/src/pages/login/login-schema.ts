@@ -6,7 +6,8 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 /* Messages are translation keys, translated when shown. */
 
 /** The email field of the login form, also used on /forgot-password. */
-export const emailField = () => string().trim().required('validation.emailRequired').matches(EMAIL_PATTERN, 'validation.emailInvalid');
+export const emailField = () =>
+  string().trim().required('validation.emailRequired').matches(EMAIL_PATTERN, 'validation.emailInvalid');
 
 export const loginSchema = object({
   email: emailField(),

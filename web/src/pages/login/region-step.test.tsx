@@ -29,7 +29,11 @@ describe('region step', () => {
     await reachRegionStep();
     expect(await screen.findByRole('heading', { name: 'Select region' })).toBeTruthy();
     const select = screen.getByRole('combobox', { name: 'Region' });
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Select region', 'Europe', 'Brazil']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Select region', 'Europe', 'Brazil']);
     expect(sessionCalls(calls)).toHaveLength(0);
   });
 
@@ -37,7 +41,11 @@ describe('region step', () => {
     fakeApi(bothRegions(undefined, 'se-sto'));
     await reachRegionStep();
     const select = await screen.findByRole('combobox', { name: 'Region' });
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Select region', 'Sweden', 'Brazil']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Select region', 'Sweden', 'Brazil']);
   });
 
   test('when no region is chosen, shows Please select region and creates no session', async () => {
@@ -51,13 +59,13 @@ describe('region step', () => {
 
   test('when Brazil is chosen, creates the session in Brazil and redirects with region sa-east-1', async () => {
     const { calls } = fakeApi(bothRegions());
-    const assign = jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    const leave = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     const { user } = await reachRegionStep();
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Region' }), 'Brazil');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(leave).toHaveBeenCalledTimes(1));
     expect(sessionCalls(calls).map((call) => call.url.origin)).toEqual([BRAZIL]);
-    const url = new URL(assign.mock.calls[0][0]);
+    const url = new URL(leave.mock.calls[0][0]);
     expect(url.origin + url.pathname).toBe(REDIRECT);
     expect(url.searchParams.get('region')).toBe('sa-east-1');
     expect(url.searchParams.get('sessionId')).toBe(sessionBody().id);
@@ -65,13 +73,13 @@ describe('region step', () => {
 
   test('when Europe is chosen, creates the session in Europe', async () => {
     const { calls } = fakeApi(bothRegions());
-    const assign = jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    const leave = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     const { user } = await reachRegionStep();
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Region' }), 'Europe');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await waitFor(() => expect(assign).toHaveBeenCalled());
+    await waitFor(() => expect(leave).toHaveBeenCalled());
     expect(sessionCalls(calls).map((call) => call.url.origin)).toEqual([EUROPE]);
-    expect(new URL(assign.mock.calls[0][0]).searchParams.get('region')).toBe('eu-north-1');
+    expect(new URL(leave.mock.calls[0][0]).searchParams.get('region')).toBe('eu-north-1');
   });
 
   test('when session creation fails in the chosen region, shows Wrong login on the region step', async () => {
@@ -95,6 +103,10 @@ describe('region step', () => {
     fakeApi(bothRegions());
     await reachRegionStep({ language: 'sv' });
     const select = await screen.findByRole('combobox', { name: 'Region' });
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Välj region', 'Europa', 'Brasilien']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Välj region', 'Europa', 'Brasilien']);
   });
 });

@@ -1,17 +1,19 @@
-import { useFormik } from 'formik';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { asFailure } from '../../api/api-failure';
-import { lazySchema } from '../../app/lazy-schema';
+import { byId, useStepEntry } from '../../app/announcer';
+import { lazySchema } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
+import { useForm } from '../../app/use-form';
+import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Icon } from '../../components/icon';
+import { MessageText } from '../../components/message-text';
 import { Select } from '../../components/select';
 import { config } from '../../config/config';
 import { REGION_LABEL_KEYS } from '../../config/regions';
-import { type Message, loginFailureMessage } from '../../i18n/failure-messages';
-import { useMessage } from '../../i18n/use-message';
+import { loginFailureMessage } from '../../i18n/failure-messages';
 import type { AvailableRegion } from '../../login/probe-regions';
 import type { NextStep } from '../../login/sign-in';
 import type { Credentials } from './login-form';
@@ -24,13 +26,13 @@ interface RegionStepProps {
 }
 
 /** Shown when the credentials are valid in more than one region: the user picks where to sign in. */
-export function RegionStep({ regions, credentials, onBack, onNextStep }: RegionStepProps) {
+export default function RegionStep({ regions, credentials, onBack, onNextStep }: RegionStepProps) {
   const { t } = useTranslation();
-  const translate = useMessage();
-  const [alert, setAlert] = useState<Message | null>(null);
+  const { alert, setAlert, waiting } = useFormAlert('region-submit');
   const [leaving, setLeaving] = useState(false);
+  useStepEntry(t('region.title'), byId('region-title'), true);
 
-  const formik = useFormik({
+  const form = useForm({
     initialValues: { region: '' },
     validate: lazySchema(() => import('./login-schema').then((m) => m.regionSchema)),
     onSubmit: async ({ region }) => {
@@ -48,33 +50,48 @@ export function RegionStep({ regions, credentials, onBack, onNextStep }: RegionS
     },
   });
 
-  const error = (formik.touched.region || formik.submitCount > 0) && formik.errors.region ? t(formik.errors.region) : undefined;
-  useFocusFirstError(formik.submitCount, formik.isSubmitting, error ? ['region'] : []);
+  const errorKey = form.shownError('region');
+  useFocusFirstError(form.submitCount, form.isSubmitting, errorKey ? ['region'] : []);
 
   return (
-    <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="region-title">
+    <form
+      className="stack"
+      noValidate
+      onSubmit={(event) => (waiting ? event.preventDefault() : void form.handleSubmit(event))}
+      aria-labelledby="region-title"
+    >
       <div className="page-heading">
-        <button type="button" className="icon-button" onClick={onBack} aria-label={t('region.back')} title={t('region.back')}>
+        <button
+          type="button"
+          className="icon-button"
+          onClick={onBack}
+          aria-label={t('region.back')}
+          title={t('region.back')}
+        >
           <Icon name="arrow-left" />
         </button>
-        <h1 id="region-title" className="page-title">
+        <h1 id="region-title" className="page-title" tabIndex={-1}>
           {t('region.title')}
         </h1>
       </div>
       <p>{t('region.description')}</p>
-      {alert && <Alert>{translate(alert)}</Alert>}
+      {alert && (
+        <Alert focus>
+          <MessageText message={alert} />
+        </Alert>
+      )}
       <Select
         id="region"
         name="region"
         label={t('region.label')}
         placeholder={t('region.placeholder')}
         options={regions.map(({ region }) => ({ value: region, label: t(REGION_LABEL_KEYS[region]) }))}
-        value={formik.values.region}
-        onChange={formik.handleChange}
-        onBlur={formik.handleBlur}
-        error={error}
+        value={form.values.region}
+        onChange={form.handleChange}
+        onBlur={form.handleBlur}
+        error={errorKey && t(errorKey)}
       />
-      <Button type="submit" variant="primary" busy={formik.isSubmitting || leaving}>
+      <Button id="region-submit" type="submit" variant="primary" busy={form.isSubmitting || leaving} disabled={waiting}>
         {t('region.submit')}
       </Button>
     </form>

@@ -1,7 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { browserLocation } from '../../login/browser-location';
 import { takeSsoAttempt } from '../../login/sso-storage';
-import { BRAZIL, EUROPE, NETWORK_DOWN, type FakeCall, type Route, apiError, fakeApi, idpProbeReply, sessionBody } from '../../test/fake-api';
+import {
+  BRAZIL,
+  EUROPE,
+  NETWORK_DOWN,
+  type FakeCall,
+  type Route,
+  apiError,
+  fakeApi,
+  idpProbeReply,
+  sessionBody,
+} from '../../test/fake-api';
 import { loginPath, renderApp } from '../../test/render-app';
 
 const IDP = 'http://127.0.0.1:4300/auth?client_id=sign-in-dev';
@@ -26,7 +36,9 @@ const notProbes = (calls: FakeCall[]) => calls.filter((call) => !call.url.pathna
 
 async function openSso(query = '', language = 'en') {
   const app = renderApp(loginPath(query), { language });
-  await app.user.click(screen.getByRole('button', { name: language === 'sv' ? 'Logga in med SSO' : 'Log in with SSO' }));
+  await app.user.click(
+    screen.getByRole('button', { name: language === 'sv' ? 'Logga in med SSO' : 'Log in with SSO' }),
+  );
   await screen.findByRole('heading', { level: 1, name: language === 'sv' ? 'Logga in med SSO' : 'Log in with SSO' });
   return app;
 }
@@ -39,11 +51,17 @@ async function submitEmail(user: ReturnType<typeof renderApp>['user'], email: st
 }
 
 describe('the SSO step', () => {
-  test('Log in with SSO opens the step, asks for the work email with focus on it, and sends nothing yet', async () => {
+  test('Log in with SSO opens the step with focus on its heading, asks for the work email, and sends nothing yet', async () => {
     const { calls } = fakeApi(europeSso());
     await openSso();
-    expect(screen.getByText("Type in your work email. You will continue to your organisation's sign-in page.")).toBeTruthy();
-    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Work email')));
+    expect(
+      screen.getByText("Type in your work email. You will continue to your organisation's sign-in page."),
+    ).toBeTruthy();
+    // A new step: focus on its heading (the next Tab reaches the email), and the step is announced.
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Log in with SSO' })),
+    );
+    await waitFor(() => expect(screen.getByTestId('announcer').textContent).toBe('Log in with SSO'));
     expect(document.title).toBe('Log in with SSO');
     expect(calls).toHaveLength(0);
   });
@@ -78,21 +96,31 @@ describe('the SSO step', () => {
     const { user } = await openSso();
     await submitEmail(user, ' Anna@SSO.demo.test ');
     await waitFor(() => expect(assign).toHaveBeenCalledWith(IDP));
-    expect(calls.filter((call) => call.url.pathname.startsWith('/core/v1/probes/')).map((call) => call.url.href).sort()).toEqual([
-      `${EUROPE}/core/v1/probes/idpDomain/sso.demo.test`,
-      `${BRAZIL}/core/v1/probes/idpDomain/sso.demo.test`,
-    ]);
+    expect(
+      calls
+        .filter((call) => call.url.pathname.startsWith('/core/v1/probes/'))
+        .map((call) => call.url.href)
+        .sort(),
+    ).toEqual([`${EUROPE}/core/v1/probes/idpDomain/sso.demo.test`, `${BRAZIL}/core/v1/probes/idpDomain/sso.demo.test`]);
     const [create, challenge] = notProbes(calls);
     expect(create.body).toEqual({ grantType: 'sso', email: 'Anna@SSO.demo.test' });
     expect(challenge.url.href).toBe(`${EUROPE}/core/v1/sessions/${unverified.id}/challenges`);
-    expect(challenge.body).toMatchObject({ oidc: { codeChallengeMethod: 'S256', redirectUri: `${window.location.origin}/login/sso` } });
+    expect(challenge.body).toMatchObject({
+      oidc: { codeChallengeMethod: 'S256', redirectUri: `${window.location.origin}/login/sso` },
+    });
     expect(takeSsoAttempt()).toMatchObject({ kind: 'oidc', region: 'eu-north-1', session: { id: unverified.id } });
     expect(window.sessionStorage.getItem('signIn.region')).toBe('eu-north-1');
     expect(screen.getByRole('button', { name: 'Continue' }).getAttribute('aria-busy')).toBe('true');
   });
 
   test('for the academy, Brazil is not asked', async () => {
-    const { calls } = fakeApi(europeSso('saml', (call) => (call.url.pathname === '/core/v1/sessions' ? { status: 201, body: sessionBody({ saml: 'unverified' }) } : defaultRest(call))));
+    const { calls } = fakeApi(
+      europeSso('saml', (call) =>
+        call.url.pathname === '/core/v1/sessions'
+          ? { status: 201, body: sessionBody({ saml: 'unverified' }) }
+          : defaultRest(call),
+      ),
+    );
     jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
     const { user } = await openSso('&clientType=academy');
     await submitEmail(user, 'anna@sso.demo.test');
@@ -107,26 +135,42 @@ describe('the SSO step', () => {
     await submitEmail(user, 'anna@demo.test');
     const message = 'Single sign-on is not set up for this email domain. Log in with your password instead.';
     expect(await screen.findByText(message)).toBeTruthy();
-    expect(document.getElementById(screen.getByLabelText('Work email').getAttribute('aria-describedby')!)?.textContent).toBe(message);
+    expect(
+      document.getElementById(screen.getByLabelText('Work email').getAttribute('aria-describedby')!)?.textContent,
+    ).toBe(message);
     expect(notProbes(calls)).toHaveLength(0);
     // Changing the email clears it.
     await user.type(screen.getByLabelText('Work email'), 'x');
     await waitFor(() => expect(screen.queryByText(message)).toBeNull());
   });
 
-  test('when the organisation has no account for the email, says so on the email field', async () => {
+  test('when a region still refuses the address at the grant (an older server), says so on the email field', async () => {
     fakeApi(europeSso('oidc', () => apiError(401, 'INVALID_CREDENTIALS')));
     const { user } = await openSso();
     await submitEmail(user, 'nobody@sso.demo.test');
-    expect(await screen.findByText(/^There is no account for this email that can log in with single sign-on/)).toBeTruthy();
+    expect(
+      await screen.findByText(/^There is no account for this email that can log in with single sign-on/),
+    ).toBeTruthy();
   });
 
   test.each([
-    ['INVALID_SSO_CONFIGURATION', 400, 'Single sign-on is not set up correctly for your organisation. Contact your administrator.'],
-    ['INVALID_REDIRECT_URI', 400, 'Single sign-on is not set up correctly for your organisation. Contact your administrator.'],
+    [
+      'INVALID_SSO_CONFIGURATION',
+      400,
+      'Single sign-on is not set up correctly for your organisation. Contact your administrator.',
+    ],
+    [
+      'INVALID_REDIRECT_URI',
+      400,
+      'Single sign-on is not set up correctly for your organisation. Contact your administrator.',
+    ],
     ['SERVICE_UNAVAILABLE', 503, "Your organisation's sign-in service could not be reached. Please try again later."],
   ])('when the challenge answers %s, shows the alert', async (code, status, text) => {
-    fakeApi(europeSso('oidc', (call) => (call.url.pathname === '/core/v1/sessions' ? { status: 201, body: unverified } : apiError(status, code))));
+    fakeApi(
+      europeSso('oidc', (call) =>
+        call.url.pathname === '/core/v1/sessions' ? { status: 201, body: unverified } : apiError(status, code),
+      ),
+    );
     const assign = jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
     const { user } = await openSso();
     await submitEmail(user, 'anna@sso.demo.test');
@@ -136,10 +180,14 @@ describe('the SSO step', () => {
   });
 
   test('when a region rate limits the probe, says how long to wait', async () => {
-    fakeApi(() => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: new Date(Date.now() + 45_000).toISOString() }));
+    fakeApi(() =>
+      apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: new Date(Date.now() + 45_000).toISOString() }),
+    );
     const { user } = await openSso();
     await submitEmail(user, 'anna@sso.demo.test');
-    expect((await screen.findByRole('alert')).textContent).toMatch(/^Too many attempts\. Please wait (45|44) seconds and try again\.$/);
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /^Too many attempts\. Please wait (45|44) seconds and try again\.$/,
+    );
   });
 
   test('when the API cannot be reached, shows Something went wrong. Please try again.', async () => {
@@ -151,15 +199,24 @@ describe('the SSO step', () => {
 
   test('when both regions have the domain, asks for the region, then signs in there', async () => {
     const { calls } = fakeApi((call) => {
-      if (call.url.pathname.includes('/probes/')) return call.url.origin === EUROPE ? idpProbeReply('eu-north-1', 'oidc') : idpProbeReply('sa-east-1', 'saml', BRAZIL);
-      return call.url.pathname === '/core/v1/sessions' ? { status: 201, body: sessionBody({ saml: 'unverified' }) } : { status: 201, body: { authorizationUrl: IDP } };
+      if (call.url.pathname.includes('/probes/'))
+        return call.url.origin === EUROPE
+          ? idpProbeReply('eu-north-1', 'oidc')
+          : idpProbeReply('sa-east-1', 'saml', BRAZIL);
+      return call.url.pathname === '/core/v1/sessions'
+        ? { status: 201, body: sessionBody({ saml: 'unverified' }) }
+        : { status: 201, body: { authorizationUrl: IDP } };
     });
     const assign = jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
     const { user } = await openSso();
     await submitEmail(user, 'ana@escola.test');
     expect(await screen.findByRole('heading', { name: 'Select region' })).toBeTruthy();
     const select = screen.getByRole('combobox', { name: 'Region' });
-    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Select region', 'Europe', 'Brazil']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Select region', 'Europe', 'Brazil']);
     expect(notProbes(calls)).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Please select region')).toBeTruthy();

@@ -1,12 +1,15 @@
-import { useFormik } from 'formik';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { lazySchema } from '../../app/lazy-schema';
+import { byId, useStepEntry } from '../../app/announcer';
+import { lazySchema } from '../../app/schema-validation';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
+import { useForm } from '../../app/use-form';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { useCountdown } from '../../components/countdown';
 import { Icon } from '../../components/icon';
+import { MessageText } from '../../components/message-text';
 import { Select } from '../../components/select';
 import { EmailInput } from '../../components/email-input';
 import { config } from '../../config/config';
@@ -64,17 +67,27 @@ export default function SsoStep({ initialEmail, onBack }: SsoStepProps) {
   return choice ? (
     <SsoRegionChoice email={choice.email} targets={choice.targets} onBack={() => setChoice(null)} />
   ) : (
-    <SsoEmailForm initialEmail={initialEmail} onBack={onBack} onSeveralRegions={(email, targets) => setChoice({ email, targets })} />
+    <SsoEmailForm
+      initialEmail={initialEmail}
+      onBack={onBack}
+      onSeveralRegions={(email, targets) => setChoice({ email, targets })}
+    />
   );
 }
 
-function SsoEmailForm({ initialEmail, onBack, onSeveralRegions }: SsoStepProps & { onSeveralRegions: (email: string, targets: SsoTarget[]) => void }) {
+function SsoEmailForm({
+  initialEmail,
+  onBack,
+  onSeveralRegions,
+}: SsoStepProps & { onSeveralRegions: (email: string, targets: SsoTarget[]) => void }) {
   const { t } = useTranslation();
   const translate = useMessage();
   const { alert, emailProblem, leaving, leaveFor, fail, clear } = useLeaveForIdentityProvider();
+  const waiting = useCountdown(alert?.until ?? null) > 0;
   useDocumentTitle(t('sso.title'));
+  useStepEntry(t('sso.title'), byId('sso-title'), true);
 
-  const formik = useFormik({
+  const form = useForm({
     initialValues: { email: initialEmail },
     validate: lazySchema(() => import('./login-schema').then((m) => m.ssoSchema)),
     onSubmit: async (values) => {
@@ -90,36 +103,44 @@ function SsoEmailForm({ initialEmail, onBack, onSeveralRegions }: SsoStepProps &
       }
     },
   });
-  const { values, errors, touched, submitCount, isSubmitting } = formik;
+  const { values, submitCount, isSubmitting } = form;
   useEffect(clear, [values.email, clear]);
-  // The user asked for this step: continue where the email is typed.
-  useEffect(() => document.getElementById('sso-email')?.focus(), []);
 
-  const error = (touched.email || submitCount > 0) && errors.email ? t(errors.email) : translate(emailProblem);
+  const errorKey = form.shownError('email');
+  const error = errorKey ? t(errorKey) : translate(emailProblem);
   useFocusFirstError(submitCount, isSubmitting, error ? ['sso-email'] : []);
 
   return (
-    <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="sso-title">
+    <form
+      className="stack"
+      noValidate
+      onSubmit={(event) => (waiting ? event.preventDefault() : void form.handleSubmit(event))}
+      aria-labelledby="sso-title"
+    >
       <div className="page-heading">
         <button type="button" className="icon-button" onClick={onBack} aria-label={t('sso.back')} title={t('sso.back')}>
           <Icon name="arrow-left" />
         </button>
-        <h1 id="sso-title" className="page-title">
+        <h1 id="sso-title" className="page-title" tabIndex={-1}>
           {t('sso.title')}
         </h1>
       </div>
       <p>{t('sso.description')}</p>
-      {alert && <Alert>{translate(alert)}</Alert>}
+      {alert && (
+        <Alert focus>
+          <MessageText message={alert} />
+        </Alert>
+      )}
       <EmailInput
         id="sso-email"
         label={t('sso.emailLabel')}
         placeholder={t('login.emailPlaceholder')}
         value={values.email}
-        onChange={formik.handleChange}
-        onBlur={formik.handleBlur}
+        onChange={form.handleChange}
+        onBlur={form.handleBlur}
         error={error}
       />
-      <Button type="submit" variant="primary" icon="key" busy={isSubmitting || leaving}>
+      <Button type="submit" variant="primary" icon="key" busy={isSubmitting || leaving} disabled={waiting}>
         {t('sso.submit')}
       </Button>
     </form>
@@ -128,12 +149,13 @@ function SsoEmailForm({ initialEmail, onBack, onSeveralRegions }: SsoStepProps &
 
 function SsoRegionChoice({ email, targets, onBack }: { email: string; targets: SsoTarget[]; onBack: () => void }) {
   const { t } = useTranslation();
-  const translate = useMessage();
   const { alert, emailProblem, leaving, leaveFor, fail, clear } = useLeaveForIdentityProvider();
   const problem = alert ?? emailProblem;
+  const waiting = useCountdown(problem?.until ?? null) > 0;
   useDocumentTitle(t('region.title'));
+  useStepEntry(t('region.title'), byId('sso-region-title'), true);
 
-  const formik = useFormik({
+  const form = useForm({
     initialValues: { region: '' },
     validate: lazySchema(() => import('./login-schema').then((m) => m.regionSchema)),
     onSubmit: async ({ region }) => {
@@ -147,33 +169,42 @@ function SsoRegionChoice({ email, targets, onBack }: { email: string; targets: S
       }
     },
   });
-  const error = (formik.touched.region || formik.submitCount > 0) && formik.errors.region ? t(formik.errors.region) : undefined;
-  useFocusFirstError(formik.submitCount, formik.isSubmitting, error ? ['sso-region'] : []);
+  const errorKey = form.shownError('region');
+  useFocusFirstError(form.submitCount, form.isSubmitting, errorKey ? ['sso-region'] : []);
 
   return (
-    <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="sso-region-title">
+    <form
+      className="stack"
+      noValidate
+      onSubmit={(event) => (waiting ? event.preventDefault() : void form.handleSubmit(event))}
+      aria-labelledby="sso-region-title"
+    >
       <div className="page-heading">
         <button type="button" className="icon-button" onClick={onBack} aria-label={t('sso.back')} title={t('sso.back')}>
           <Icon name="arrow-left" />
         </button>
-        <h1 id="sso-region-title" className="page-title">
+        <h1 id="sso-region-title" className="page-title" tabIndex={-1}>
           {t('region.title')}
         </h1>
       </div>
       <p>{t('sso.regionDescription')}</p>
-      {problem && <Alert>{translate(problem)}</Alert>}
+      {problem && (
+        <Alert focus>
+          <MessageText message={problem} />
+        </Alert>
+      )}
       <Select
         id="sso-region"
         name="region"
         label={t('region.label')}
         placeholder={t('region.placeholder')}
         options={targets.map(({ region }) => ({ value: region, label: t(REGION_LABEL_KEYS[region]) }))}
-        value={formik.values.region}
-        onChange={formik.handleChange}
-        onBlur={formik.handleBlur}
-        error={error}
+        value={form.values.region}
+        onChange={form.handleChange}
+        onBlur={form.handleBlur}
+        error={errorKey && t(errorKey)}
       />
-      <Button type="submit" variant="primary" icon="key" busy={formik.isSubmitting || leaving}>
+      <Button type="submit" variant="primary" icon="key" busy={form.isSubmitting || leaving} disabled={waiting}>
         {t('sso.submit')}
       </Button>
     </form>

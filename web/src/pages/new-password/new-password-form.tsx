@@ -1,16 +1,17 @@
-import { useFormik } from 'formik';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { asFailure } from '../../api/api-failure';
 import { clientFor } from '../../api/client';
 import { type PasswordLinkKind, savePassword } from '../../api/passwords';
+import { schemaErrors } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
+import { useForm } from '../../app/use-form';
+import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
+import { MessageText } from '../../components/message-text';
 import { PasswordInput } from '../../components/password-input';
 import type { RegionTarget } from '../../config/config';
-import type { Message } from '../../i18n/failure-messages';
-import { useMessage } from '../../i18n/use-message';
 import type { PasswordLink } from '../../password/password-link';
 import { passwordFailureMessage } from '../../password/password-messages';
 import { ruleMessageKeys, splitMessageKeys } from '../../password/password-policy';
@@ -38,14 +39,13 @@ type Values = Record<keyof typeof FIELD_IDS, string>;
 
 export function NewPasswordForm({ linkKind, link, target, onOutcome }: NewPasswordFormProps) {
   const { t } = useTranslation();
-  const translate = useMessage();
-  const [alert, setAlert] = useState<Message | null>(null);
+  const { alert, setAlert, waiting } = useFormAlert('new-password-submit');
   /** Broken password rules the server reported, shown on the password field until it changes. */
   const [serverRules, setServerRules] = useState<string[]>([]);
 
-  const formik = useFormik<Values>({
+  const form = useForm<Values>({
     initialValues: { password: '', confirmation: '' },
-    validationSchema: newPasswordSchema,
+    validate: (values) => schemaErrors(newPasswordSchema, values),
     onSubmit: async ({ password }) => {
       setAlert(null);
       try {
@@ -62,21 +62,37 @@ export function NewPasswordForm({ linkKind, link, target, onOutcome }: NewPasswo
     },
   });
 
-  const { values, errors, touched, submitCount, isSubmitting } = formik;
-  useEffect(() => setServerRules([]), [values.password]);
+  const { values, submitCount, isSubmitting } = form;
+  // What the server said about the password no longer holds once it changes; a wait still does.
+  useEffect(() => {
+    setServerRules([]);
+    setAlert((shown) => (shown?.until === undefined ? null : shown));
+  }, [values.password, setAlert]);
 
   /** Every message of a field, one per line (a password can break several rules at once). */
   const shown = (field: keyof Values): string | undefined => {
-    const keys = (touched[field] || submitCount > 0) && errors[field] ? splitMessageKeys(errors[field]) : field === 'password' ? serverRules : [];
+    const error = form.shownError(field);
+    const keys = error ? splitMessageKeys(error) : field === 'password' ? serverRules : [];
     return keys.length > 0 ? keys.map((key) => t(key)).join('\n') : undefined;
   };
-  const fieldsWithErrors = (Object.keys(FIELD_IDS) as (keyof Values)[]).filter((field) => shown(field)).map((field) => FIELD_IDS[field]);
+  const fieldsWithErrors = (Object.keys(FIELD_IDS) as (keyof Values)[])
+    .filter((field) => shown(field))
+    .map((field) => FIELD_IDS[field]);
   useFocusFirstError(submitCount, isSubmitting, fieldsWithErrors);
 
   return (
-    <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="new-password-title">
+    <form
+      className="stack"
+      noValidate
+      onSubmit={(event) => (waiting ? event.preventDefault() : void form.handleSubmit(event))}
+      aria-labelledby="new-password-title"
+    >
       <p>{t(linkKind === 'set' ? 'newPassword.descriptionSet' : 'newPassword.descriptionReset')}</p>
-      {alert && <Alert>{translate(alert)}</Alert>}
+      {alert && (
+        <Alert focus>
+          <MessageText message={alert} />
+        </Alert>
+      )}
       <PasswordInput
         id={FIELD_IDS.password}
         name="password"
@@ -84,8 +100,8 @@ export function NewPasswordForm({ linkKind, link, target, onOutcome }: NewPasswo
         label={t('newPassword.passwordLabel')}
         message={t('newPassword.passwordHint')}
         value={values.password}
-        onChange={formik.handleChange}
-        onBlur={formik.handleBlur}
+        onChange={form.handleChange}
+        onBlur={form.handleBlur}
         error={shown('password')}
       />
       <PasswordInput
@@ -94,11 +110,11 @@ export function NewPasswordForm({ linkKind, link, target, onOutcome }: NewPasswo
         autoComplete="new-password"
         label={t('newPassword.confirmLabel')}
         value={values.confirmation}
-        onChange={formik.handleChange}
-        onBlur={formik.handleBlur}
+        onChange={form.handleChange}
+        onBlur={form.handleBlur}
         error={shown('confirmation')}
       />
-      <Button type="submit" variant="primary" busy={isSubmitting}>
+      <Button id="new-password-submit" type="submit" variant="primary" busy={isSubmitting} disabled={waiting}>
         {t(linkKind === 'set' ? 'newPassword.submitSet' : 'newPassword.submitReset')}
       </Button>
     </form>

@@ -1,20 +1,26 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { asFailure } from '../../api/api-failure';
 import type { PasswordLinkKind } from '../../api/passwords';
+import { useAnnounce } from '../../app/announcer';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Icon } from '../../components/icon';
+import { MessageText } from '../../components/message-text';
 import { config } from '../../config/config';
 import type { RegionTarget } from '../../config/config';
 import type { Message } from '../../i18n/failure-messages';
-import { useMessage } from '../../i18n/use-message';
 import { isAllowedRedirect } from '../../login/redirect-allow-list';
 import { readRedirectUrl } from '../../login/sign-in-storage';
 import { findTokenRegion } from '../../password/find-token-region';
-import { type PasswordLink, parsePasswordLink } from '../../password/password-link';
+import {
+  type PasswordLink,
+  carriesPasswordLink,
+  takePasswordLink,
+  withoutPasswordLink,
+} from '../../password/password-link';
 import { passwordFailureMessage } from '../../password/password-messages';
 import { NewPasswordForm, type TokenOutcome } from './new-password-form';
 
@@ -48,8 +54,18 @@ const TITLES: Record<PasswordLinkKind, Record<View['kind'], string>> = {
 
 /** Explanation key of the views that end the visit (the link cannot be used, or has been). */
 const EXPLANATIONS: Record<PasswordLinkKind, Record<TokenOutcome, string>> = {
-  set: { done: 'newPassword.doneSet', invalid: 'newPassword.invalidSet', expired: 'newPassword.expiredSet', used: 'newPassword.usedSet' },
-  reset: { done: 'newPassword.doneReset', invalid: 'newPassword.invalidReset', expired: 'newPassword.expiredReset', used: 'newPassword.usedReset' },
+  set: {
+    done: 'newPassword.doneSet',
+    invalid: 'newPassword.invalidSet',
+    expired: 'newPassword.expiredSet',
+    used: 'newPassword.usedSet',
+  },
+  reset: {
+    done: 'newPassword.doneReset',
+    invalid: 'newPassword.invalidReset',
+    expired: 'newPassword.expiredReset',
+    used: 'newPassword.usedReset',
+  },
 };
 
 const WARNINGS: readonly View['kind'][] = ['check-failed', 'invalid', 'expired', 'used'];
@@ -60,12 +76,20 @@ const WARNINGS: readonly View['kind'][] = ['check-failed', 'invalid', 'expired',
  */
 export function NewPasswordPage({ linkKind }: { linkKind: PasswordLinkKind }) {
   const { t } = useTranslation();
-  const translate = useMessage();
+  const announce = useAnnounce();
   const [searchParams] = useSearchParams();
-  const [link] = useState(() => parsePasswordLink(searchParams));
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [link] = useState(() => takePasswordLink(linkKind, searchParams));
   const [view, setView] = useState<View>(() => (link ? { kind: 'checking' } : { kind: 'invalid' }));
   const title = t(TITLES[linkKind][view.kind]);
   useDocumentTitle(title);
+
+  // The token leaves the address bar and the history as soon as it is read (it is kept for this tab only).
+  useEffect(() => {
+    if (carriesPasswordLink(searchParams))
+      navigate({ pathname, search: withoutPasswordLink(searchParams) }, { replace: true });
+  }, [searchParams, pathname, navigate]);
 
   const check = useCallback(
     async (checked: PasswordLink) => {
@@ -88,35 +112,56 @@ export function NewPasswordPage({ linkKind }: { linkKind: PasswordLinkKind }) {
     void check(link);
   }, [check, link]);
 
-  // When the view changes, focus its heading, so screen readers announce where the user now is.
+  // When the view changes, announce it and move focus: to the new password field when the form appears, else to
+  // the heading, so screen-reader and keyboard users continue where the page now is.
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
+  // The title also follows the language; only a change of view is announced.
+  const titleNow = useRef(title);
+  titleNow.current = title;
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    if (view.kind !== 'checking') heading.current?.focus();
-  }, [view.kind]);
+    if (view.kind === 'checking') return;
+    (view.kind === 'form' ? document.getElementById('new-password') : heading.current)?.focus();
+    announce(titleNow.current);
+  }, [view.kind, announce]);
 
   return (
-    <section className={WARNINGS.includes(view.kind) ? 'card card--warning' : 'card'} aria-labelledby="new-password-title" aria-busy={view.kind === 'checking' || undefined}>
+    <section
+      className={WARNINGS.includes(view.kind) ? 'card card--warning' : 'card'}
+      aria-labelledby="new-password-title"
+      aria-busy={view.kind === 'checking' || undefined}
+    >
       {view.kind !== 'form' && view.kind !== 'checking' && (
-        <Icon name={view.kind === 'done' ? 'shield' : 'alert-triangle'} size={40} className={view.kind === 'done' ? 'icon card__icon card__icon--success' : 'icon card__icon'} />
+        <Icon
+          name={view.kind === 'done' ? 'shield' : 'alert-triangle'}
+          size={40}
+          className={view.kind === 'done' ? 'icon card__icon card__icon--success' : 'icon card__icon'}
+        />
       )}
       <h1 id="new-password-title" ref={heading} tabIndex={-1} className="page-title">
         {title}
       </h1>
       {view.kind === 'check-failed' && link && (
         <>
-          <Alert>{translate(view.message)}</Alert>
+          <Alert>
+            <MessageText message={view.message} />
+          </Alert>
           <Button variant="secondary" icon="refresh" onClick={() => void check(link)}>
             {t('newPassword.retry')}
           </Button>
         </>
       )}
       {view.kind === 'form' && link && (
-        <NewPasswordForm linkKind={linkKind} link={link} target={view.target} onOutcome={(outcome) => setView({ kind: outcome })} />
+        <NewPasswordForm
+          linkKind={linkKind}
+          link={link}
+          target={view.target}
+          onOutcome={(outcome) => setView({ kind: outcome })}
+        />
       )}
       {(view.kind === 'done' || view.kind === 'invalid' || view.kind === 'expired' || view.kind === 'used') && (
         <>

@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useAnnounce } from '../../app/announcer';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { Alert } from '../../components/alert';
 import { Icon } from '../../components/icon';
+import { MessageText } from '../../components/message-text';
 import { config } from '../../config/config';
 import type { Message } from '../../i18n/failure-messages';
 import { ssoFailureMessage } from '../../i18n/sso-messages';
-import { useMessage } from '../../i18n/use-message';
 import { finishSso } from '../../login/sso-flow';
 import { useFollowNextStep } from '../login/follow-next-step';
 
@@ -17,7 +18,7 @@ import { useFollowNextStep } from '../login/follow-next-step';
  */
 export function SsoReturnPage() {
   const { t } = useTranslation();
-  const translate = useMessage();
+  const announce = useAnnounce();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const followNextStep = useFollowNextStep();
@@ -33,12 +34,16 @@ export function SsoReturnPage() {
     const answer = new URLSearchParams(searchParams);
     // The one-time code leaves the address bar and the history at once.
     navigate('/login/sso', { replace: true });
-    finishSso(answer, config.redirectAllowList).then(followNextStep, (error: unknown) => setFailure(ssoFailureMessage(error, 'finish')));
+    finishSso(answer, config.redirectAllowList).then(followNextStep, (error: unknown) =>
+      setFailure(ssoFailureMessage(error, 'finish')),
+    );
   }, [searchParams, navigate, followNextStep]);
 
   useEffect(() => {
-    if (failure) heading.current?.focus();
-  }, [failure]);
+    if (!failure) return;
+    heading.current?.focus();
+    announce(t('sso.failedTitle'));
+  }, [failure, announce, t]);
 
   if (!failure) {
     return (
@@ -58,7 +63,9 @@ export function SsoReturnPage() {
       <h1 id="sso-return-title" ref={heading} tabIndex={-1} className="page-title">
         {t('sso.failedTitle')}
       </h1>
-      <Alert>{translate(failure)}</Alert>
+      <Alert>
+        <MessageText message={failure} />
+      </Alert>
       <Link className="button button--primary" to="/login">
         {t('sso.startAgain')}
       </Link>

@@ -1,32 +1,29 @@
-import { useFormik } from 'formik';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
-import { object, string } from 'yup';
+import { Navigate, useNavigate } from 'react-router';
 import { asFailure } from '../../api/api-failure';
 import { clientFor } from '../../api/client';
 import { verifyOtp } from '../../api/otp-challenge';
+import { toClientTime } from '../../api/server-clock';
+import { byId, useMovedHere, useStepEntry } from '../../app/announcer';
+import { schemaErrors } from '../../app/schema-validation';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
+import { useForm } from '../../app/use-form';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Countdown, useCountdown } from '../../components/countdown';
 import { TextInput } from '../../components/text-input';
 import { config } from '../../config/config';
-import { type Message, twoFactorFailureMessage } from '../../i18n/failure-messages';
+import { type Message, hasSessionEnded, twoFactorFailureMessage } from '../../i18n/failure-messages';
 import { useMessage } from '../../i18n/use-message';
 import { isSmsUnverified } from '../../login/factors';
-import { CODE_LENGTH, sanitizeCode } from '../../login/one-time-code';
+import { CODE_LENGTH, codeFromText } from '../../login/one-time-code';
 import { completeSignIn } from '../../login/sign-in';
-import { type PendingSession, readPendingSession } from '../../login/sign-in-storage';
+import { type PendingSession, forgetPendingSession, readPendingSession } from '../../login/sign-in-storage';
 import { useFollowNextStep } from '../login/follow-next-step';
-import { useOtpChallenge } from './use-otp-challenge';
-
-const codeSchema = object({
-  code: string()
-    .required('validation.codeRequired')
-    .matches(new RegExp(`^\\d{${CODE_LENGTH}}$`), 'validation.codeLength'),
-});
+import { codeSchema } from './code-schema';
+import { MAX_WRONG_TRIES, useOtpChallenge } from './use-otp-challenge';
 
 export function TwoFactorPage() {
   const [pending] = useState(readPendingSession);
@@ -37,76 +34,156 @@ export function TwoFactorPage() {
 function TwoFactor({ pending }: { pending: PendingSession }) {
   const { t } = useTranslation();
   const translate = useMessage();
+  const navigate = useNavigate();
   const followNextStep = useFollowNextStep();
   const challenge = useOtpChallenge(pending);
-  const secondsLeft = useCountdown(challenge.resendAt);
-  const [codeError, setCodeError] = useState<Message | null>(null);
+  const [verifyProblem, setVerifyProblem] = useState<Message | null>(null);
+  const [verifyBlockedUntil, setVerifyBlockedUntil] = useState<number | null>(null);
+  const [expiredCode, setExpiredCode] = useState<number | null>(null);
+  const [verifyEnded, setVerifyEnded] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const title = challenge.channel === 'email' ? t('twoFactor.titleEmail') : t('twoFactor.titleSms');
   useDocumentTitle(title);
 
-  const formik = useFormik({
+  const sessionLeft = useCountdown(pending.expiresAt ?? null);
+  const sessionEnded = challenge.sessionEnded || verifyEnded || (pending.expiresAt !== undefined && sessionLeft === 0);
+  const verifyWait = useCountdown(verifyBlockedUntil);
+  const codeKey = challenge.sent?.validUntil ?? 0;
+  const usedUp = (challenge.sent?.wrongTries ?? 0) >= MAX_WRONG_TRIES;
+  const codeExpired = expiredCode === codeKey;
+  // A code that can no longer be verified: the user needs a new one (or to log in again), not another try.
+  const codeDead = usedUp || codeExpired;
+
+  const form = useForm({
     initialValues: { code: '' },
-    validationSchema: codeSchema,
+    validate: (values) => schemaErrors(codeSchema, values),
     onSubmit: async ({ code }) => {
-      setCodeError(null);
+      if (codeDead || verifyWait > 0) return;
+      setVerifyProblem(null);
       try {
         const session = await verifyOtp(clientFor(pending.baseUrl), pending.session, challenge.channel, code);
         const step = completeSignIn(session, config.redirectAllowList);
         setLeaving(step.kind === 'redirect');
         followNextStep(step);
       } catch (error) {
-        setCodeError(twoFactorFailureMessage(asFailure(error)));
+        const failure = asFailure(error);
+        if (hasSessionEnded(failure)) return setVerifyEnded(true);
+        if (failure.code === 'MFA_TOKEN_EXPIRED') return setExpiredCode(codeKey);
+        if (failure.code === 'INVALID_CREDENTIALS' && challenge.countWrongTry() >= MAX_WRONG_TRIES) return;
+        if (failure.code === 'TOO_MANY_REQUESTS')
+          setVerifyBlockedUntil(toClientTime(failure.unavailableUntil, failure.clockOffsetMs));
+        setVerifyProblem(twoFactorFailureMessage(failure));
       }
     },
   });
-  useEffect(() => setCodeError(null), [formik.values.code]);
+  const code = form.values.code;
+  useEffect(() => setVerifyProblem(null), [code]);
 
-  const schemaError = (formik.touched.code || formik.submitCount > 0) && formik.errors.code ? t(formik.errors.code) : undefined;
-  const error = schemaError ?? translate(codeError);
-  useFocusFirstError(formik.submitCount, formik.isSubmitting, error ? ['code'] : []);
-  const resendDisabled = challenge.requesting || secondsLeft > 0;
+  // The sixth digit submits (typed, pasted or filled in by the phone), once for each code.
+  const submitted = useRef('');
+  useEffect(() => {
+    if (code.length !== CODE_LENGTH || code === submitted.current) return;
+    submitted.current = code;
+    void form.handleSubmit();
+  }, [code, form]);
+
+  const schemaError = form.shownError('code');
+  const deadKey = usedUp ? 'twoFactor.codeUsedUp' : codeExpired ? 'twoFactor.codeExpired' : null;
+  const error = schemaError ? t(schemaError) : deadKey ? t(deadKey) : translate(verifyProblem);
+  useFocusFirstError(form.submitCount, form.isSubmitting, error ? ['code'] : []);
+  useStepEntry(title, byId(sessionEnded ? 'two-factor-ended' : 'code'), useMovedHere());
+
+  const resendLeft = useCountdown(challenge.resendAt);
+  const resendUnavailable = challenge.requesting || resendLeft > 0;
+  const logInAgain = () => {
+    forgetPendingSession();
+    navigate('/login', { replace: true });
+  };
 
   return (
     <section className="card">
-      <form className="stack" noValidate onSubmit={formik.handleSubmit} aria-labelledby="two-factor-title">
-        <h1 id="two-factor-title" className="page-title">
+      <form
+        className="stack"
+        noValidate
+        onSubmit={(event) => void form.handleSubmit(event)}
+        aria-labelledby="two-factor-title"
+      >
+        <h1 id="two-factor-title" className="page-title" tabIndex={-1}>
           {title}
         </h1>
-        <p aria-live="polite">
-          {challenge.sentTo
-            ? t('twoFactor.sentTo', { destination: challenge.sentTo })
-            : challenge.requesting && t('twoFactor.sending')}
-        </p>
-        {challenge.alert && <Alert>{translate(challenge.alert)}</Alert>}
-        <TextInput
-          id="code"
-          name="code"
-          label={t('twoFactor.codeLabel')}
-          message={t('twoFactor.codeHint')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]*"
-          className="field__input--code"
-          value={formik.values.code}
-          onChange={(event) => void formik.setFieldValue('code', sanitizeCode(event.target.value))}
-          onBlur={formik.handleBlur}
-          error={error}
-        />
-        <Button type="submit" variant="primary" busy={formik.isSubmitting || leaving}>
-          {t('twoFactor.verify')}
-        </Button>
-        <Countdown seconds={secondsLeft} />
-        <div className="button-row">
-          <Button variant="tertiary" icon="mail" disabled={resendDisabled} onClick={() => void challenge.request('email')}>
-            {t('twoFactor.resendEmail')}
-          </Button>
-          {isSmsUnverified(pending.session.factors) && (
-            <Button variant="tertiary" icon="phone" disabled={resendDisabled} onClick={() => void challenge.request('sms')}>
-              {t('twoFactor.resendSms')}
+        {sessionEnded ? (
+          <>
+            <Alert id="two-factor-ended" tone="warning" focus>
+              {t('twoFactor.sessionEnded')}
+            </Alert>
+            <Button variant="primary" icon="log-in" onClick={logInAgain}>
+              {t('twoFactor.logInAgain')}
             </Button>
-          )}
-        </div>
+          </>
+        ) : (
+          <>
+            <p>
+              {challenge.sent
+                ? t('twoFactor.sentTo', { destination: challenge.sent.sentTo })
+                : challenge.sentRecently
+                  ? t('twoFactor.sentRecently')
+                  : challenge.requesting && t('twoFactor.sending')}
+            </p>
+            {challenge.alert && <Alert>{translate(challenge.alert)}</Alert>}
+            <TextInput
+              id="code"
+              name="code"
+              label={t('twoFactor.codeLabel')}
+              message={t('twoFactor.codeHint')}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]*"
+              className="field__input--code"
+              value={code}
+              onChange={(event) => form.setFieldValue('code', codeFromText(event.target.value))}
+              onPaste={(event) => {
+                event.preventDefault();
+                form.setFieldValue('code', codeFromText(event.clipboardData.getData('text')));
+              }}
+              onBlur={form.handleBlur}
+              error={error}
+            />
+            <Button
+              type="submit"
+              variant="primary"
+              busy={form.isSubmitting || leaving}
+              disabled={codeDead || verifyWait > 0}
+            >
+              {t('twoFactor.verify')}
+            </Button>
+            <Countdown seconds={Math.max(resendLeft, verifyWait)} />
+            <div className="button-row">
+              <Button
+                variant="tertiary"
+                icon="mail"
+                disabled={resendUnavailable}
+                onClick={() => void challenge.request('email', true)}
+              >
+                {t('twoFactor.resendEmail')}
+              </Button>
+              {isSmsUnverified(pending.session.factors) && (
+                <Button
+                  variant="tertiary"
+                  icon="phone"
+                  disabled={resendUnavailable}
+                  onClick={() => void challenge.request('sms', true)}
+                >
+                  {t('twoFactor.resendSms')}
+                </Button>
+              )}
+              {codeDead && (
+                <Button variant="tertiary" icon="log-in" onClick={logInAgain}>
+                  {t('twoFactor.logInAgain')}
+                </Button>
+              )}
+            </div>
+          </>
+        )}
       </form>
     </section>
   );

@@ -1,58 +1,123 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { asFailure } from '../../api/api-failure';
 import { clientFor } from '../../api/client';
 import { type OtpChannel, requestOtp } from '../../api/otp-challenge';
 import { toClientTime } from '../../api/server-clock';
-import { type Message, twoFactorFailureMessage } from '../../i18n/failure-messages';
-import type { PendingSession } from '../../login/sign-in-storage';
+import { useAnnounce } from '../../app/announcer';
+import { type Message, hasSessionEnded, twoFactorFailureMessage } from '../../i18n/failure-messages';
+import { type PendingSession, type StoredChallenge, readChallenge, storeChallenge } from '../../login/sign-in-storage';
+
+/** The server takes five wrong codes; then the code is dead (it answers as if the code were wrong). */
+export const MAX_WRONG_TRIES = 5;
 
 export interface OtpChallenge {
+  /** The last code this tab asked for, as the server answered; null before the first answer. */
+  sent: StoredChallenge | null;
   /** The channel of the last code sent (email until an SMS is asked for). */
   channel: OtpChannel;
-  sentTo: string | null;
   /** Client time from which another code may be asked for. */
   resendAt: number | null;
+  /** The server refused a new code because one was sent a moment ago, to a place this tab does not know. */
+  sentRecently: boolean;
   requesting: boolean;
+  /** A request failed in a way the user should read above the form. */
   alert: Message | null;
-  request: (channel: OtpChannel) => Promise<void>;
+  /** The pending session is over: no code can be sent or verified for it. */
+  sessionEnded: boolean;
+  /** `byUser`: a Resend press, which is announced ("A new code was sent to …"). */
+  request: (channel: OtpChannel, byUser: boolean) => Promise<void>;
+  /** Counts a wrong code against the current one; answers how many tries it has had. */
+  countWrongTry: () => number;
 }
 
-/** Sends one-time codes for the pending session; the first by email as soon as the page opens. */
+/**
+ * The one-time code of the pending session. The first is asked for by email as the page opens, unless this tab
+ * already holds one that is still valid (a reload, Back, the logo): asking again would only meet the resend wait
+ * (429) or replace the code the user is reading. The server's answer is kept for the tab.
+ */
 export function useOtpChallenge(pending: PendingSession): OtpChallenge {
-  const [channel, setChannel] = useState<OtpChannel>('email');
-  const [sentTo, setSentTo] = useState<string | null>(null);
-  const [resendAt, setResendAt] = useState<number | null>(null);
+  const { t, i18n } = useTranslation();
+  const announce = useAnnounce();
+  const [sent, setSent] = useState<StoredChallenge | null>(() => {
+    const stored = readChallenge();
+    return stored && stored.validUntil > Date.now() ? stored : null;
+  });
+  const [resendAt, setResendAt] = useState<number | null>(sent?.resendAt ?? null);
+  const [sentRecently, setSentRecently] = useState(false);
   const [requesting, setRequesting] = useState(false);
   const [alert, setAlert] = useState<Message | null>(null);
+  const [sessionEnded, setSessionEnded] = useState(false);
+  const latest = useRef(sent);
+
+  const keep = useCallback((challenge: StoredChallenge | null) => {
+    latest.current = challenge;
+    setSent(challenge);
+    storeChallenge(challenge);
+  }, []);
 
   const request = useCallback(
-    async (next: OtpChannel) => {
+    async (channel: OtpChannel, byUser: boolean) => {
       setRequesting(true);
       setAlert(null);
       try {
-        const { data, clockOffsetMs } = await requestOtp(clientFor(pending.baseUrl), pending.session, next);
-        setChannel(next);
-        setSentTo(data.sentTo);
-        setResendAt(toClientTime(data.resendUnavailableUntil, clockOffsetMs));
+        const { data, clockOffsetMs } = await requestOtp(
+          clientFor(pending.baseUrl),
+          pending.session,
+          channel,
+          i18n.language,
+        );
+        const validUntil = toClientTime(data.validUntil, clockOffsetMs) ?? Date.now() + 10 * 60_000;
+        const nextAt = toClientTime(data.resendUnavailableUntil, clockOffsetMs) ?? Date.now();
+        keep({ channel, sentTo: data.sentTo, validUntil, resendAt: nextAt, wrongTries: 0 });
+        setResendAt(nextAt);
+        setSentRecently(false);
+        announce(t(byUser ? 'twoFactor.resent' : 'twoFactor.sentTo', { destination: data.sentTo }));
       } catch (error) {
         const failure = asFailure(error);
-        setAlert(twoFactorFailureMessage(failure));
         const until = toClientTime(failure.unavailableUntil, failure.clockOffsetMs);
-        if (until !== null) setResendAt(until);
+        if (failure.code === 'TOO_MANY_REQUESTS' && until !== null) {
+          // Not an error: a code was sent a moment ago and is still valid. The wait is shown as a countdown.
+          setResendAt(until);
+          if (latest.current) keep({ ...latest.current, resendAt: until });
+          else setSentRecently(true);
+        } else if (hasSessionEnded(failure)) {
+          setSessionEnded(true);
+        } else {
+          setAlert(twoFactorFailureMessage(failure));
+        }
       } finally {
         setRequesting(false);
       }
     },
-    [pending],
+    [pending, keep, announce, t, i18n],
   );
+
+  const countWrongTry = useCallback(() => {
+    const current = latest.current;
+    if (!current) return 0;
+    keep({ ...current, wrongTries: current.wrongTries + 1 });
+    return current.wrongTries + 1;
+  }, [keep]);
 
   // Once per visit, even when React runs effects twice in development.
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    void request('email');
-  }, [request]);
+    const expired = pending.expiresAt !== undefined && pending.expiresAt <= Date.now();
+    if (!latest.current && !expired) void request('email', false);
+  }, [request, pending]);
 
-  return { channel, sentTo, resendAt, requesting, alert, request };
+  return {
+    sent,
+    channel: sent?.channel ?? 'email',
+    resendAt,
+    sentRecently,
+    requesting,
+    alert,
+    sessionEnded,
+    request,
+    countWrongTry,
+  };
 }
