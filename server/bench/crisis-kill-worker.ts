@@ -37,7 +37,11 @@ export function readRequests(file: string): ProviderRequest[] {
 export class RecordingProvider {
   private readonly seen: Set<string>;
   constructor(private readonly file: string) {
-    this.seen = new Set(readRequests(file).filter((r) => r.delivered && r.key !== '').map((r) => r.key));
+    this.seen = new Set(
+      readRequests(file)
+        .filter((r) => r.delivered && r.key !== '')
+        .map((r) => r.key),
+    );
   }
   channel(name: ChannelName): Channel {
     return {

@@ -6,7 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { createApp } from '../src/app';
-import { createHttpServer } from '../src/http/server';
+import http from 'node:http';
 import { buildServices } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/database';
@@ -31,37 +31,73 @@ class CountingChannel implements Channel {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function setUp(): Promise<{ services: Services; tenant: number; userId: number }> {
-  const config = loadConfig({ NODE_ENV: 'development', DATA_DIR: ':memory:', LOG_LEVEL: 'warn', VALIDATE_RESPONSES: 'false', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    DATA_DIR: ':memory:',
+    LOG_LEVEL: 'warn',
+    VALIDATE_RESPONSES: 'false',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const database = await openDatabase({ url: config.databaseUrl, dataDir: null, poolSize: 10 });
   if (databaseUrl) {
     await sql`drop schema public cascade`.execute(database.db);
     await sql`create schema public`.execute(database.db);
   }
   const services = await buildServices(config, { database, logger: createLogger('warn') });
-  const { id: tenant } = await services.db.insertInto('tenants').values({ name: 'Bench', logo_url: 'https://b.test/l.png', website_url: 'https://b.test' }).returning('id').executeTakeFirstOrThrow();
-  const { id: userId } = await services.db
-    .insertInto('users')
-    .values({ name: 'Bench Sender', title: null, email: 'sender@bench.test', email_hash: emailHash('sender@bench.test'), phone_primary: '+46700000000' })
+  const { id: tenant } = await services.db
+    .insertInto('tenants')
+    .values({ name: 'Bench', logo_url: 'https://b.test/l.png', website_url: 'https://b.test' })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await services.db.insertInto('memberships').values({ tenant_id: tenant, user_id: userId, permissions: JSON.stringify(buildPermissions(true)) }).execute();
-  await services.db.insertInto('cec_sender_settings').values({ tenant_id: tenant, email_sender_name: 'Bench', sms_sender_id: 'Bench' }).execute();
+  const { id: userId } = await services.db
+    .insertInto('users')
+    .values({
+      name: 'Bench Sender',
+      title: null,
+      email: 'sender@bench.test',
+      email_hash: emailHash('sender@bench.test'),
+      phone_primary: '+46700000000',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await services.db
+    .insertInto('memberships')
+    .values({ tenant_id: tenant, user_id: userId, permissions: JSON.stringify(buildPermissions(true)) })
+    .execute();
+  await services.db
+    .insertInto('cec_sender_settings')
+    .values({ tenant_id: tenant, email_sender_name: 'Bench', sms_sender_id: 'Bench' })
+    .execute();
   return { services, tenant, userId };
 }
 
 async function messageFigures(services: Services, tenant: number, userId: number) {
-  const { id: group } = await services.db.insertInto('cec_groups').values({ tenant_id: tenant, name: 'Everyone' }).returning('id').executeTakeFirstOrThrow();
+  const { id: group } = await services.db
+    .insertInto('cec_groups')
+    .values({ tenant_id: tenant, name: 'Everyone' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   await sql`insert into cec_contacts (tenant_id, name, email, phone)
-            select ${tenant}, 'Contact ' || n, 'contact' || n || '@bench.test', '+4671' || lpad(n::text, 7, '0') from generate_series(1, ${recipients}) n`.execute(services.db);
-  await sql`insert into cec_group_members (group_id, contact_id, tenant_id) select ${group}, id, ${tenant} from cec_contacts where tenant_id = ${tenant}`.execute(services.db);
+            select ${tenant}, 'Contact ' || n, 'contact' || n || '@bench.test', '+4671' || lpad(n::text, 7, '0') from generate_series(1, ${recipients}) n`.execute(
+    services.db,
+  );
+  await sql`insert into cec_group_members (group_id, contact_id, tenant_id) select ${group}, id, ${tenant} from cec_contacts where tenant_id = ${tenant}`.execute(
+    services.db,
+  );
 
-  const channels = { email: new CountingChannel('email'), sms: new CountingChannel('sms'), voice: new CountingChannel('voice'), push: new CountingChannel('push') };
+  const channels = {
+    email: new CountingChannel('email'),
+    sms: new CountingChannel('sms'),
+    voice: new CountingChannel('voice'),
+    push: new CountingChannel('push'),
+  };
   Object.assign(services.notifier, channels);
   const app = createApp(services);
-  const server = createHttpServer(app).listen(0, '127.0.0.1');
+  const server = http.createServer(app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   server.keepAliveTimeout = 600_000;
   const port = (server.address() as AddressInfo).port;
@@ -70,8 +106,18 @@ async function messageFigures(services: Services, tenant: number, userId: number
     const started = performance.now();
     const res = await fetch(`http://127.0.0.1:${port}/core/v1/external-communications/messages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'cosafe-core-api-version': '1', 'cosafe-tenant-id': String(tenant), authorization: `Bearer ${token}` },
-      body: JSON.stringify({ externalCommunicationGroupIds: [group], text: 'Evacuate building B now.', channel: { isEmail: true, isSms: true }, includeConfirmationLink: true }),
+      headers: {
+        'content-type': 'application/json',
+        'cosafe-core-api-version': '1',
+        'cosafe-tenant-id': String(tenant),
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({
+        externalCommunicationGroupIds: [group],
+        text: 'Evacuate building B now.',
+        channel: { isEmail: true, isSms: true },
+        includeConfirmationLink: true,
+      }),
     });
     if (res.status !== 201) throw new Error(`POST answered ${res.status}: ${await res.text()}`);
     return performance.now() - started;
@@ -89,7 +135,9 @@ async function messageFigures(services: Services, tenant: number, userId: number
     const used = process.cpuUsage(cpu);
     const delivered = channels.email.count + channels.sms.count - before;
     if (delivered !== 2 * recipients) throw new Error(`expected ${2 * recipients} dispatches, got ${delivered}`);
-    console.log(`  message ${i + 1}: POST ${postMs.at(-1)!.toFixed(0)} ms; ${delivered} dispatches in ${seconds.toFixed(2)} s = ${(delivered / seconds).toFixed(0)}/s (CPU ${((used.user + used.system) / 1e6).toFixed(2)} s)`);
+    console.log(
+      `  message ${i + 1}: POST ${postMs.at(-1)!.toFixed(0)} ms; ${delivered} dispatches in ${seconds.toFixed(2)} s = ${(delivered / seconds).toFixed(0)}/s (CPU ${((used.user + used.system) / 1e6).toFixed(2)} s)`,
+    );
   }
   server.close();
   return postMs.sort((a, b) => a - b);
@@ -98,17 +146,35 @@ async function messageFigures(services: Services, tenant: number, userId: number
 async function session(services: Services, userId: number): Promise<string> {
   const id = crypto.randomUUID();
   const now = new Date();
-  await services.db.insertInto('sessions').values({ id, user_id: userId, factors: JSON.stringify({ password: 'verified' }), last_refreshed_at: now, expires_at: new Date(now.getTime() + 86_400_000) }).execute();
+  await services.db
+    .insertInto('sessions')
+    .values({
+      id,
+      user_id: userId,
+      factors: JSON.stringify({ password: 'verified' }),
+      last_refreshed_at: now,
+      expires_at: new Date(now.getTime() + 86_400_000),
+    })
+    .execute();
   return id;
 }
 
 async function alarmFigures(services: Services, tenant: number, userId: number) {
   const { id: recipient } = await services.db
     .insertInto('users')
-    .values({ name: 'On call', title: null, email: 'oncall@bench.test', email_hash: emailHash('oncall@bench.test'), phone_primary: '+46700000001' })
+    .values({
+      name: 'On call',
+      title: null,
+      email: 'oncall@bench.test',
+      email_hash: emailHash('oncall@bench.test'),
+      phone_primary: '+46700000001',
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await services.db.insertInto('memberships').values({ tenant_id: tenant, user_id: recipient, permissions: JSON.stringify(buildPermissions(false)) }).execute();
+  await services.db
+    .insertInto('memberships')
+    .values({ tenant_id: tenant, user_id: recipient, permissions: JSON.stringify(buildPermissions(false)) })
+    .execute();
   const start = Date.now() + 5_000;
   const lags: number[] = [];
   const sms = new CountingChannel('sms');
@@ -122,9 +188,13 @@ async function alarmFigures(services: Services, tenant: number, userId: number) 
             select ${tenant}, ${userId}, 'device-' || n, 'Alone in the boiler room',
                    ${new Date(start)}::timestamptz + n * ${(windowSeconds * 1000) / alarms}::float8 * interval '1 millisecond', true, false, now(), now()
               from generate_series(1, ${alarms}) n`.execute(services.db);
-  await sql`insert into personal_alarm_recipient_users (alarm_id, user_id) select id, ${recipient} from personal_alarms`.execute(services.db);
+  await sql`insert into personal_alarm_recipient_users (alarm_id, user_id) select id, ${recipient} from personal_alarms`.execute(
+    services.db,
+  );
   await sql`insert into jobs (kind, dedupe_key, payload, run_at, max_attempts)
-            select 'alarm.fire', 'alarm:' || id || ':v1:fire', jsonb_build_object('alarmId', id, 'version', 1), dispatch_at, 50 from personal_alarms`.execute(services.db);
+            select 'alarm.fire', 'alarm:' || id || ':v1:fire', jsonb_build_object('alarmId', id, 'version', 1), dispatch_at, 50 from personal_alarms`.execute(
+    services.db,
+  );
   services.jobs.start();
   const deadline = start + windowSeconds * 1000 + 120_000;
   while (lags.length < alarms && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
@@ -141,7 +211,9 @@ async function main() {
   console.log(`  POST answer: p50 ${percentile(post, 50).toFixed(0)} ms, max ${post.at(-1)!.toFixed(0)} ms`);
   console.log(`${alarms} armed alarms due within ${windowSeconds} s:`);
   const lags = await alarmFigures(services, tenant, userId);
-  console.log(`  lag dispatchAt → channel: p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms`);
+  console.log(
+    `  lag dispatchAt → channel: p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms`,
+  );
   await services.database.close();
 }
 

@@ -28,7 +28,17 @@ export interface Answer {
 export function request(port: number, spec: RequestSpec, agent: http.Agent): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: spec.method, path: spec.path, agent, headers: { ...(spec.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(spec.body) } : {}), ...spec.headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: spec.method,
+        path: spec.path,
+        agent,
+        headers: {
+          ...(spec.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(spec.body) } : {}),
+          ...spec.headers,
+        },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -42,7 +52,8 @@ export function request(port: number, spec: RequestSpec, agent: http.Agent): Pro
   });
 }
 
-export const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0);
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : 0;
 
 /**
  * Runs `connections` loops for `durationMs`. `next(worker)` gives each loop's next request (so loops can carry
@@ -82,11 +93,25 @@ export async function load(options: {
   agent.destroy();
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, errors, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), statuses };
+  return {
+    requests: latencies.length,
+    errors,
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    statuses,
+  };
 }
 
 /** Open loop: one request every 1000/rate ms for `durationMs`, whatever the answers take (a fixed arrival rate). */
-export async function paced(options: { port: number; rate: number; durationMs: number; next: () => RequestSpec; expectStatus?: number }): Promise<LoadResult> {
+export async function paced(options: {
+  port: number;
+  rate: number;
+  durationMs: number;
+  next: () => RequestSpec;
+  expectStatus?: number;
+}): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
@@ -114,5 +139,13 @@ export async function paced(options: { port: number; rate: number; durationMs: n
   agent.destroy();
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, errors, seconds, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), statuses };
+  return {
+    requests: latencies.length,
+    errors,
+    seconds,
+    perSecond: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    statuses,
+  };
 }

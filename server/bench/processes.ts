@@ -25,12 +25,18 @@ export function cpuSplitMillis(pid: number): { main: number; others: number } {
 }
 
 export function rssMegabytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Math.round(Number(line.replace(/\D+/g, '')) / 1024);
 }
 
 export async function startHello(port: number): Promise<ChildProcess> {
-  const child = fork(join(__dirname, 'hello.ts'), [], { env: { ...process.env, PORT: String(port) }, execArgv: ['--import', 'tsx'], stdio: 'ignore' });
+  const child = fork(join(__dirname, 'hello.ts'), [], {
+    env: { ...process.env, PORT: String(port) },
+    execArgv: ['--import', 'tsx'],
+    stdio: 'ignore',
+  });
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`hello server exited ${code}`)));
@@ -40,7 +46,12 @@ export async function startHello(port: number): Promise<ChildProcess> {
 
 export async function startBetterAuth(port: number, databaseUrl: string): Promise<ChildProcess> {
   const child = fork(join(__dirname, 'better-auth-server.mts'), [], {
-    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: 'bench-only-secret-not-used-anywhere-else-0123456789' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      BETTER_AUTH_SECRET: 'bench-only-secret-not-used-anywhere-else-0123456789',
+    },
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -54,14 +65,24 @@ export async function startBetterAuth(port: number, databaseUrl: string): Promis
 /** Starts a region as in production (no response validation), development seed data included. */
 export async function startRegion(port: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = fork(join(serverDir, 'src', 'main.ts'), [], {
-    env: { ...process.env, NODE_ENV: 'development', REGION: 'eu-north-1', PORT: String(port), LOG_LEVEL: 'warn', VALIDATE_RESPONSES: 'false', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      REGION: 'eu-north-1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      VALIDATE_RESPONSES: 'false',
+      ...env,
+    },
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`region exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return child;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -1,33 +1,41 @@
 // createApp builds the Express app from the contract; it never listens (main.ts does, tests use supertest).
 import { join } from 'node:path';
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import cors from 'cors';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { ApiError } from './errors';
 import { dispatch } from './http/dispatch';
 import { errorHandler, notFound } from './http/error-handler';
+import { canonicalPathIntegers } from './http/canonical-path-integers';
+import { isDraining } from './http/drain';
 import { literalBracketParams } from './http/literal-bracket-params';
+import { metricsRoute, requestMetrics } from './http/metrics-route';
+import { boundInFlight, parseByteLimit, rejectOversizedBodies } from './http/overload';
 import { rejectNulCharacters } from './http/reject-nul';
 import { requestLog } from './http/request-log';
-import { securityHeaders } from './http/security-headers';
 import { cacheRouteMatchers } from './http/route-matcher-cache';
 import type { HandlerMap } from './http/operations';
 import { contractView, docsPath } from './http/spec';
-import { handlers as defaultHandlers } from './modules/registry';
+import { credentialSchemes, errorRefiners, handlers as defaultHandlers } from './modules/registry';
 import type { Services } from './services';
 import { devOutboxRouter } from './notify/dev-outbox';
-import { scimErrorHandler } from './modules/scim/scim-errors';
-import { confirmationRouter } from './modules/external-communication/confirmation-page';
+import { scimErrorHandler } from './modules/scim';
+import { confirmationRouter } from './modules/external-communication';
+
+/** The workarounds of library internals that measured their keep (docs/decisions.md, Performance notes). */
+export type Workaround = 'route-matcher-cache';
 
 export interface AppOptions {
   handlers?: HandlerMap;
+  /** The benchmark leaves one out to measure what it saves (`npm run bench`, the workarounds part). */
+  without?: Workaround;
 }
 
 export function createApp(services: Services, options: AppOptions = {}): Express {
   const { config, logger } = services;
   const contract = contractView();
-  cacheRouteMatchers();
+  if (options.without !== 'route-matcher-cache') cacheRouteMatchers();
   const app = express();
   app.disable('x-powered-by');
   // API answers are no-store: an ETag (a SHA-1 of every body) would only cost time.
@@ -36,10 +44,19 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.set('query parser', 'simple');
 
   app.use(requestLog(logger));
-  app.use(securityHeaders());
+  app.use(requestMetrics());
+  // Overload is shed before any other work (docs/decisions.md, Runtime and packaging).
+  app.use(boundInFlight(config.runtime));
+  app.use(helmet());
+  // Operational, like /readyz: not in the /core/v1 contract; bearer token in production.
+  app.get('/metrics', metricsRoute(config));
 
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/readyz', async (_req, res: Response) => {
+    if (isDraining()) {
+      res.status(503).json(new ApiError('SERVICE_UNAVAILABLE', { message: 'This instance is shutting down' }).toBody());
+      return;
+    }
     try {
       await withTimeout(services.database.ping(), 2_000);
       res.json({ status: 'ok', region: config.region });
@@ -47,12 +64,20 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       res.status(503).json(new ApiError('SERVICE_UNAVAILABLE', { message: 'The database is not reachable' }).toBody());
     }
   });
-  app.get('/docs', helmet.contentSecurityPolicy({ directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'worker-src': ["'self'", 'blob:'] } }), (_req, res) =>
-    res.sendFile(docsPath),
+  app.get(
+    '/docs',
+    helmet.contentSecurityPolicy({
+      directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'worker-src': ["'self'", 'blob:'] },
+    }),
+    (_req, res) => res.sendFile(docsPath),
   );
   // Default avatars for users without a picture (User.imageUrls is never null).
-  app.use('/assets', express.static(join(__dirname, '..', 'assets'), { immutable: true, maxAge: '7d', fallthrough: true, index: false }));
-  if (config.mode !== 'production' && config.notify.transport === 'outbox') app.use('/dev/outbox', devOutboxRouter(services));
+  app.use(
+    '/assets',
+    express.static(join(__dirname, '..', 'assets'), { immutable: true, maxAge: '7d', fallthrough: true, index: false }),
+  );
+  if (config.mode !== 'production' && config.notify.transport === 'outbox')
+    app.use('/dev/outbox', devOutboxRouter(services));
   // Confirmation links of external communication messages (outside /core/v1: opened by recipients' browsers).
   app.use('/c', confirmationRouter(services));
 
@@ -65,37 +90,56 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     '/core',
     cors({
       origin: config.corsOrigins,
-      allowedHeaders: ['authorization', 'content-type', 'cosafe-core-api-version', 'cosafe-tenant-id', 'x-request-id'],
+      // accept-language is CORS-safelisted only for plain values; allowing it keeps any value working.
+      allowedHeaders: [
+        'authorization',
+        'content-type',
+        'cosafe-core-api-version',
+        'cosafe-tenant-id',
+        'x-request-id',
+        'accept-language',
+      ],
       exposedHeaders: ['retry-after', 'x-request-id', 'date'],
       maxAge: 600,
     }),
   );
-  app.use('/core', express.json({ limit: config.bodyLimit, type: ['application/json', 'application/scim+json'] }), express.urlencoded({ extended: false, limit: '1mb' }));
+  app.use('/core', rejectOversizedBodies(parseByteLimit(config.bodyLimit)));
+  app.use(
+    '/core',
+    express.json({ limit: config.bodyLimit, type: ['application/json', 'application/scim+json'] }),
+    express.urlencoded({ extended: false, limit: '1mb' }),
+  );
   app.use('/core', rejectNulCharacters);
   app.use('/core', literalBracketParams(contract.documents[0].document));
+  const pathIntegers = canonicalPathIntegers(contract.documents[0].document);
   for (const { document } of contract.documents) {
-    app.use(
-      OpenApiValidator.middleware({
-        apiSpec: document as never,
-        validateApiSpec: false,
-        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true },
-        validateResponses: config.validateResponses ? { removeAdditional: false } : false,
-        validateSecurity: false,
-        validateFormats: true,
-        ignoreUndocumented: false,
-        fileUploader: false,
-      }),
-    );
+    // Bodies are validated as written (coerceTypes false); the validator always coerces query, path and headers,
+    // which arrive as text. Its middlewares are [path params, metadata, ...]: the check of path id spellings goes
+    // after the operation is matched and before the values are coerced.
+    const validator = OpenApiValidator.middleware({
+      apiSpec: document as never,
+      validateApiSpec: false,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+      validateResponses: config.validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      validateFormats: true,
+      ignoreUndocumented: false,
+      fileUploader: false,
+    }) as unknown as RequestHandler[];
+    app.use(...validator.slice(0, 2), pathIntegers, ...validator.slice(2));
   }
-  app.use(dispatch(options.handlers ?? defaultHandlers, contract.operations, services));
+  app.use(dispatch(options.handlers ?? defaultHandlers, contract.operations, services, credentialSchemes));
   app.use('/core/v1/scim', notFound, scimErrorHandler(logger));
   app.use(notFound);
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, errorRefiners));
   return app;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref()),
+  ]);
 }
 
 export type { Request };

@@ -1,11 +1,13 @@
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle } from './db/database';
+import { withAdvisoryLock } from './db/advisory-lock';
 import { migrateToLatest } from './db/migrate';
-import { registerJobHandlers } from './jobs/register';
+import { registerJobHandlers } from './job-handlers';
 import { JobScheduler } from './jobs/scheduler';
 import { createLogger, type Logger } from './logger';
 import { createNotifier } from './notify/notifier';
 import { AccessTokens } from './security/access-tokens';
+import { outboundClient, outboundPolicy } from './security/outbound';
 import { resolveSecrets } from './security/secrets';
 import { Throttle } from './security/throttle';
 import type { Services } from './services';
@@ -21,8 +23,13 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
   const logger = options.logger ?? createLogger(config.logLevel);
   const secrets = await resolveSecrets(config);
   const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
-  await migrateToLatest(database.db, database.schema);
-  const tokens = await AccessTokens.create(secrets.signingKeys, config.publicBaseUrl, config.accessTokenTtlSeconds);
+  await withAdvisoryLock(database, 'migrate', () => migrateToLatest(database.db, database.schema));
+  const tokens = await AccessTokens.create(
+    secrets.signingKeys,
+    config.publicBaseUrl,
+    config.accessTokenTtlSeconds,
+    config.accessTokenCacheSize,
+  );
   const now = options.now ?? (() => new Date());
   const services: Services = {
     config,
@@ -35,6 +42,7 @@ export async function buildServices(config: Config, options: BuildOptions = {}):
     logger,
     now,
     jobs: new JobScheduler(database.db, { now, logger }),
+    outbound: outboundClient(outboundPolicy(config.outboundAllowList)),
   };
   registerJobHandlers(services);
   return services;

@@ -1,83 +1,308 @@
-// The only reader of process.env. Everything is validated at boot and reported together, so a bad deployment
-// fails fast with every problem named; production refuses to start without its secrets.
+// The only reader of process.env for configuration: every variable is declared here as a zod schema, validated at
+// boot and reported together, so a bad deployment fails fast with every problem named; production refuses to start
+// without its secrets. The Config type is what toConfig builds from the parsed variables.
 import { resolve } from 'node:path';
+import ipaddr from 'ipaddr.js';
+import type { JWK } from 'jose';
+import { z } from 'zod';
+import { isTimeZone } from './messages/formats';
 
 export const regions = ['eu-north-1', 'se-sto', 'sa-east-1'] as const;
 export type RegionId = (typeof regions)[number];
 export type Mode = 'production' | 'development' | 'test';
 
-export interface Config {
-  mode: Mode;
-  region: RegionId;
-  port: number;
-  host: string;
-  publicBaseUrl: string;
-  databaseUrl: string | null;
-  /** PGlite data directory; null means in memory (tests). */
-  dataDir: string | null;
-  signInAppUrl: string;
-  corsOrigins: string[];
-  redirectAllowList: string[];
-  bodyLimit: string;
-  logLevel: string;
-  trustProxy: boolean;
-  /** Secrets given by the environment; development generates missing ones and keeps them in dataDir. */
-  secrets: { signingKeys: string | null; secretKey: string | null };
-  notify: {
-    transport: 'outbox' | 'live';
-    smtpUrl: string | null;
-    emailFrom: string;
-    smsApiUrl: string | null;
-    smsApiToken: string | null;
-    smsSender: string;
-    voiceApiUrl: string | null;
-    voiceApiToken: string | null;
-    pushApiUrl: string | null;
-    pushApiToken: string | null;
-  };
-  accessTokenTtlSeconds: number;
-  /** Check every response against the contract (development and tests; off in production for speed). */
-  validateResponses: boolean;
-  /** Development only: extra demo users bench-<n>@demo.test for load runs. */
-  benchUsers: number;
-  /** Single sign-on (redirect URIs are checked against redirectAllowList). */
-  sso: SsoConfig;
-}
+/** Where each region's people are: the time zone messages write times in unless TIME_ZONE says otherwise. */
+const regionTimeZones: Record<RegionId, string> = {
+  'eu-north-1': 'Europe/Stockholm',
+  'se-sto': 'Europe/Stockholm',
+  'sa-east-1': 'America/Sao_Paulo',
+};
 
-export interface SkolonConfig {
-  issuer: string;
-  authorizationEndpoint: string;
-  tokenEndpoint: string;
-  jwksUri: string;
-  userInfoEndpoint: string;
-  clientId: string;
-  clientSecret: string;
-}
+// Every variable the server reads, as text in the environment: an empty value counts as unset. Each is parsed by
+// its own schema, so every bad variable is named at once; the rules that join several variables (production's
+// required secrets, pairs that go together) are checked after, on what parsed.
+const given = (value: unknown) => {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+};
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(given, schema.optional());
 
-export interface SsoConfig {
-  /** Outside production identity providers may be reached over plain http (local test peers). */
-  allowInsecureHttp: boolean;
-  /** Optional SAML service provider key pair (PEM): signs AuthnRequests and is published in the metadata. */
-  samlSpPrivateKey: string | null;
-  samlSpCertificate: string | null;
-  /** Skolon is one OAuth client for the whole region; null when not configured. */
-  skolon: SkolonConfig | null;
-  /**
-   * Development only (never read in production): the development identity provider (scripts/dev-idp.mjs) at
-   * DEV_SSO_ISSUER, which the demo seed binds to the domain sso.demo.test; client id and secret are shared with
-   * it through DEV_SSO_CLIENT_ID and DEV_SSO_CLIENT_SECRET (both have the same defaults there). Null when unset.
-   */
-  devIdp: DevIdpConfig | null;
-}
+const integer = (min: number, max: number) => {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^-?[0-9]+$/, message)
+    .transform(Number)
+    .pipe(z.number().min(min, message).max(max, message));
+};
+const httpUrl = z
+  .string()
+  .refine((value) => URL.canParse(value), 'is not a valid URL')
+  .refine(
+    (value) => !URL.canParse(value) || /^(https?|postgres|postgresql|smtps?):$/.test(new URL(value).protocol),
+    'has an unsupported scheme',
+  )
+  .transform((value) => value.replace(/\/$/, ''));
+const list = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean),
+);
+/** PEM text given on one line with \n escapes. */
+const pem = z.string().transform((value) => value.replace(/\\n/g, '\n'));
+const flag = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true');
 
-export interface DevIdpConfig {
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-}
+/** ACCESS_TOKEN_SIGNING_KEYS: a JSON array of private JWKs, newest (active) first, each with a kid. */
+const signingKeys = z
+  .string()
+  .transform((value, ctx) => {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+      return z.NEVER;
+    }
+  })
+  .refine(
+    (keys) =>
+      Array.isArray(keys) &&
+      keys.length > 0 &&
+      keys.every((key) => typeof key?.kid === 'string' && key.kid !== '' && typeof key.d === 'string' && key.d !== ''),
+    'must be a non-empty JSON array of private JWKs, each with a kid',
+  )
+  .transform((keys) => keys as JWK[]);
+
+const secretKey = z
+  .string()
+  .refine((value) => Buffer.from(value, 'base64').length >= 32, 'must decode to at least 32 bytes (base64)');
+
+const variables = z.object({
+  NODE_ENV: optional(z.string()),
+  REGION: optional(z.enum(regions, { message: `must be one of ${regions.join(', ')}` })),
+  PORT: optional(integer(0, 65535)),
+  HOST: optional(z.string()),
+  PUBLIC_BASE_URL: optional(httpUrl),
+  DATABASE_URL: optional(httpUrl),
+  DATA_DIR: optional(z.string()),
+  SIGN_IN_APP_URL: optional(httpUrl),
+  TIME_ZONE: optional(z.string().refine(isTimeZone, 'must be an IANA time zone name, such as Europe/Stockholm')),
+  CORS_ORIGINS: optional(list),
+  REDIRECT_ALLOW_LIST: optional(list),
+  BODY_LIMIT: optional(z.string()),
+  LOG_LEVEL: optional(z.string()),
+  TRUST_PROXY: optional(z.string()),
+  ACCESS_TOKEN_SIGNING_KEYS: optional(signingKeys),
+  SECRET_KEY: optional(secretKey),
+  NOTIFY_TRANSPORT: optional(z.enum(['outbox', 'live'], { message: 'must be outbox or live' })),
+  SMTP_URL: optional(httpUrl),
+  EMAIL_FROM: optional(z.string()),
+  SMS_API_URL: optional(httpUrl),
+  SMS_API_TOKEN: optional(z.string()),
+  SMS_SENDER: optional(z.string()),
+  VOICE_API_URL: optional(httpUrl),
+  VOICE_API_TOKEN: optional(z.string()),
+  PUSH_API_URL: optional(httpUrl),
+  PUSH_API_TOKEN: optional(z.string()),
+  ACCESS_TOKEN_TTL_SECONDS: optional(integer(30, 3600)),
+  ACCESS_TOKEN_CACHE_SIZE: optional(integer(0, 10_000_000)),
+  BENCH_USERS: optional(integer(0, 100_000)),
+  VALIDATE_RESPONSES: optional(z.string()),
+  SEED_DEMO_DATA: optional(flag),
+  SAML_SP_PRIVATE_KEY: optional(pem),
+  SAML_SP_CERTIFICATE: optional(pem),
+  SKOLON_ISSUER: optional(httpUrl),
+  SKOLON_AUTHORIZATION_URL: optional(httpUrl),
+  SKOLON_TOKEN_URL: optional(httpUrl),
+  SKOLON_JWKS_URL: optional(httpUrl),
+  SKOLON_USERINFO_URL: optional(httpUrl),
+  SKOLON_CLIENT_ID: optional(z.string()),
+  SKOLON_CLIENT_SECRET: optional(z.string()),
+  DEV_SSO_ISSUER: optional(httpUrl),
+  DEV_SSO_CLIENT_ID: optional(z.string()),
+  DEV_SSO_CLIENT_SECRET: optional(z.string()),
+  OUTBOUND_ALLOWED_ADDRESSES: optional(z.string()),
+  METRICS_TOKEN: optional(z.string()),
+  JOB_RETENTION_DAYS: optional(integer(1, 3650)),
+  MAX_IN_FLIGHT: optional(integer(1, 100_000)),
+  MAX_QUEUED: optional(integer(0, 1_000_000)),
+  QUEUE_DEADLINE_MS: optional(integer(0, 60_000)),
+  MAX_CONNECTIONS: optional(integer(1, 1_000_000)),
+  MAX_EVENT_LOOP_DELAY_MS: optional(integer(0, 60_000)),
+  HEADERS_TIMEOUT_MS: optional(integer(1_000, 120_000)),
+  REQUEST_TIMEOUT_MS: optional(integer(1_000, 600_000)),
+  DRAIN_DELAY_MS: optional(integer(0, 60_000)),
+});
+
+type Variables = z.output<typeof variables>;
+
+const skolonNames = [
+  'SKOLON_ISSUER',
+  'SKOLON_AUTHORIZATION_URL',
+  'SKOLON_TOKEN_URL',
+  'SKOLON_JWKS_URL',
+  'SKOLON_USERINFO_URL',
+  'SKOLON_CLIENT_ID',
+  'SKOLON_CLIENT_SECRET',
+] as const;
 
 /** Defaults shared with scripts/dev-idp.mjs. */
-export const devIdpDefaults = { clientId: 'sign-in-dev', clientSecret: 'dev-sso-client-secret-not-for-production' } as const;
+export const devIdpDefaults = {
+  clientId: 'sign-in-dev',
+  clientSecret: 'dev-sso-client-secret-not-for-production',
+} as const;
+
+/** The configuration from the parsed variables; rules across variables add to `problems`. */
+function toConfig(v: Variables, problems: string[]) {
+  const mode: Mode = v.NODE_ENV === 'production' || v.NODE_ENV === 'test' ? v.NODE_ENV : 'development';
+  const dev = mode !== 'production';
+  const region: RegionId = v.REGION ?? 'eu-north-1';
+  const port = v.PORT ?? 4000;
+
+  const publicBaseUrl = v.PUBLIC_BASE_URL ?? (dev ? `http://localhost:${port}` : null);
+  if (!publicBaseUrl)
+    problems.push('PUBLIC_BASE_URL is required in production (the URL clients use to reach this region)');
+  const signInAppUrl = v.SIGN_IN_APP_URL ?? (dev ? 'http://localhost:5173' : null);
+  if (!signInAppUrl) problems.push('SIGN_IN_APP_URL is required in production (links in emails point to it)');
+
+  const transport = v.NOTIFY_TRANSPORT ?? (dev ? 'outbox' : 'live');
+  if (!dev && transport === 'outbox') problems.push('NOTIFY_TRANSPORT=outbox is for development only');
+  if (transport === 'live') {
+    if (!v.SMTP_URL) problems.push('SMTP_URL is required when NOTIFY_TRANSPORT=live');
+    if (!v.SMS_API_URL) problems.push('SMS_API_URL is required when NOTIFY_TRANSPORT=live');
+  }
+
+  if (!dev) {
+    if (!v.ACCESS_TOKEN_SIGNING_KEYS)
+      problems.push('ACCESS_TOKEN_SIGNING_KEYS is required in production (JSON array of private JWKs, newest first)');
+    if (!v.SECRET_KEY) problems.push('SECRET_KEY is required in production (at least 32 random bytes, base64)');
+    if (!v.DATABASE_URL) problems.push('DATABASE_URL is required in production');
+  }
+
+  if (Boolean(v.SAML_SP_PRIVATE_KEY) !== Boolean(v.SAML_SP_CERTIFICATE))
+    problems.push('SAML_SP_PRIVATE_KEY and SAML_SP_CERTIFICATE go together');
+  const skolonGiven = skolonNames.filter((name) => v[name] !== undefined);
+  if (skolonGiven.length > 0 && skolonGiven.length < skolonNames.length)
+    problems.push(
+      `Skolon needs all of ${skolonNames.join(', ')} (missing: ${skolonNames.filter((n) => !skolonGiven.includes(n)).join(', ')})`,
+    );
+  const skolon =
+    skolonGiven.length === skolonNames.length
+      ? {
+          issuer: v.SKOLON_ISSUER!,
+          authorizationEndpoint: v.SKOLON_AUTHORIZATION_URL!,
+          tokenEndpoint: v.SKOLON_TOKEN_URL!,
+          jwksUri: v.SKOLON_JWKS_URL!,
+          userInfoEndpoint: v.SKOLON_USERINFO_URL!,
+          clientId: v.SKOLON_CLIENT_ID!,
+          clientSecret: v.SKOLON_CLIENT_SECRET!,
+        }
+      : null;
+
+  return {
+    mode,
+    region,
+    port,
+    host: v.HOST ?? (dev ? '127.0.0.1' : '0.0.0.0'),
+    publicBaseUrl: publicBaseUrl ?? '',
+    databaseUrl: v.DATABASE_URL ?? null,
+    /** PGlite data directory; null means in memory (tests). */
+    dataDir: v.DATA_DIR === ':memory:' ? null : resolve(v.DATA_DIR ?? `data/${region}`),
+    signInAppUrl: signInAppUrl ?? '',
+    /** IANA time zone of the times written in messages (an alarm's "ran out at"); by default the region's. */
+    timeZone: v.TIME_ZONE ?? regionTimeZones[region] ?? 'UTC',
+    corsOrigins: v.CORS_ORIGINS ?? (dev ? ['http://localhost:5173', 'http://127.0.0.1:5173'] : []),
+    redirectAllowList: v.REDIRECT_ALLOW_LIST ?? (dev ? ['http://localhost:5173/'] : []),
+    bodyLimit: v.BODY_LIMIT ?? '100kb',
+    logLevel: v.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+    /**
+     * Which X-Forwarded-For entries name the client: a hop count (the proxies in front of the service; 0 means
+     * none, the connection's address is the client) or the addresses/CIDRs of the trusted proxies. Never "all".
+     */
+    trustProxy: trustProxyConfig(v.TRUST_PROXY ?? null, problems),
+    /**
+     * Secrets given by the environment, validated here; development generates missing ones and keeps them in
+     * dataDir (security/secrets.ts).
+     */
+    secrets: { signingKeys: v.ACCESS_TOKEN_SIGNING_KEYS ?? null, secretKey: v.SECRET_KEY ?? null },
+    notify: {
+      transport,
+      smtpUrl: v.SMTP_URL ?? null,
+      emailFrom: v.EMAIL_FROM ?? 'no-reply@localhost',
+      smsApiUrl: v.SMS_API_URL ?? null,
+      smsApiToken: v.SMS_API_TOKEN ?? null,
+      smsSender: v.SMS_SENDER ?? 'Alarm',
+      voiceApiUrl: v.VOICE_API_URL ?? null,
+      voiceApiToken: v.VOICE_API_TOKEN ?? null,
+      pushApiUrl: v.PUSH_API_URL ?? null,
+      pushApiToken: v.PUSH_API_TOKEN ?? null,
+    },
+    accessTokenTtlSeconds: v.ACCESS_TOKEN_TTL_SECONDS ?? 900,
+    /** Access tokens whose signature check is remembered until they expire (about the clients active at once). */
+    accessTokenCacheSize: v.ACCESS_TOKEN_CACHE_SIZE ?? 10_000,
+    /** Check every response against the contract (development and tests; off in production for speed). */
+    validateResponses: (v.VALIDATE_RESPONSES ?? (dev ? 'true' : 'false')) === 'true',
+    /** Development only: extra demo users bench-<n>@demo.test for load runs. */
+    benchUsers: dev ? (v.BENCH_USERS ?? 0) : 0,
+    /** Development only: the demo data is seeded at start unless SEED_DEMO_DATA=false. */
+    seedDemoData: mode === 'development' && v.SEED_DEMO_DATA !== false,
+    sso: {
+      /** Outside production identity providers may be reached over plain http (local test peers). */
+      allowInsecureHttp: dev,
+      /** Optional SAML service provider key pair (PEM): signs AuthnRequests and is published in the metadata. */
+      samlSpPrivateKey: v.SAML_SP_PRIVATE_KEY ?? null,
+      samlSpCertificate: v.SAML_SP_CERTIFICATE ?? null,
+      /** Skolon is one OAuth client for the whole region; null when not configured. */
+      skolon,
+      /**
+       * Development only (never read in production): the development identity provider (scripts/dev-idp.mjs) at
+       * DEV_SSO_ISSUER, which the demo seed binds to the domain sso.demo.test; client id and secret are shared
+       * with it through DEV_SSO_CLIENT_ID and DEV_SSO_CLIENT_SECRET (same defaults there). Null when unset.
+       */
+      devIdp:
+        dev && v.DEV_SSO_ISSUER
+          ? {
+              issuer: v.DEV_SSO_ISSUER,
+              clientId: v.DEV_SSO_CLIENT_ID ?? devIdpDefaults.clientId,
+              clientSecret: v.DEV_SSO_CLIENT_SECRET ?? devIdpDefaults.clientSecret,
+            }
+          : null,
+    },
+    /**
+     * Internal addresses (CIDRs) that requests to tenant-configured URLs may reach anyway: outside production only
+     * (loopback by default, where the development identity provider and test peers run); always empty in
+     * production, where only public addresses are reached (security/outbound.ts).
+     */
+    outboundAllowList: outboundAllowListConfig(v.OUTBOUND_ALLOWED_ADDRESSES ?? null, dev, problems),
+    /** Operations: metrics, housekeeping, overload and connection bounds. */
+    runtime: {
+      /** Bearer token for GET /metrics; required in production, where the endpoint is off without it. */
+      metricsToken: v.METRICS_TOKEN ?? null,
+      /** Finished jobs (done, failed, cancelled) are removed this many days after they finished. */
+      jobRetentionDays: v.JOB_RETENTION_DAYS ?? 7,
+      /** Requests handled at once; more wait in a queue, at most maxQueued of them, each at most queueDeadlineMs. */
+      maxInFlight: v.MAX_IN_FLIGHT ?? 256,
+      maxQueued: v.MAX_QUEUED ?? 512,
+      queueDeadlineMs: v.QUEUE_DEADLINE_MS ?? 500,
+      /** Open connections per instance (server.maxConnections). */
+      maxConnections: v.MAX_CONNECTIONS ?? 4_096,
+      /** New requests are shed (503) while the event loop runs later than this twice in a row; 0: never. */
+      maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS ?? 200,
+      /** A request's headers must arrive within this (slow-header clients are cut); the whole one within requestTimeoutMs. */
+      headersTimeoutMs: v.HEADERS_TIMEOUT_MS ?? 10_000,
+      requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 30_000,
+      /** On SIGTERM, /readyz answers 503 this long before the server stops accepting (out of the balancer first). */
+      drainDelayMs: v.DRAIN_DELAY_MS ?? (dev ? 0 : 2_000),
+    },
+  };
+}
+
+export type Config = ReturnType<typeof toConfig>;
+export type RuntimeConfig = Config['runtime'];
+export type SsoConfig = Config['sso'];
+export type SkolonConfig = NonNullable<SsoConfig['skolon']>;
+export type DevIdpConfig = NonNullable<SsoConfig['devIdp']>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -88,134 +313,92 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** Reads and checks every variable; throws a ConfigError that lists every problem found, one line each. */
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  const str = (name: string) => {
-    const v = env[name]?.trim();
-    return v ? v : null;
-  };
-  const url = (name: string, fallback: string | null): string | null => {
-    const v = str(name) ?? fallback;
-    if (v === null) return null;
-    try {
-      const u = new URL(v);
-      if (!/^(https?|postgres|postgresql|smtps?):$/.test(u.protocol)) problems.push(`${name} has an unsupported scheme: ${u.protocol}`);
-      return v.replace(/\/$/, '');
-    } catch {
-      problems.push(`${name} is not a valid URL`);
-      return null;
-    }
-  };
-  const int = (name: string, fallback: number, min: number, max: number) => {
-    const v = str(name);
-    if (v === null) return fallback;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max}`);
-      return fallback;
-    }
-    return n;
-  };
-  const list = (name: string, fallback: string[]) => {
-    const v = str(name);
-    return v === null ? fallback : v.split(',').map((s) => s.trim()).filter(Boolean);
-  };
-
-  const rawMode = str('NODE_ENV') ?? 'development';
-  const mode: Mode = rawMode === 'production' || rawMode === 'test' ? rawMode : 'development';
-  const regionValue = str('REGION') ?? 'eu-north-1';
-  if (!(regions as readonly string[]).includes(regionValue)) problems.push(`REGION must be one of ${regions.join(', ')}`);
-  const region = regionValue as RegionId;
-  const port = int('PORT', 4000, 0, 65535);
-  const host = str('HOST') ?? (mode === 'production' ? '0.0.0.0' : '127.0.0.1');
-  const dev = mode !== 'production';
-
-  const publicBaseUrl = url('PUBLIC_BASE_URL', dev ? `http://localhost:${port}` : null);
-  if (!publicBaseUrl) problems.push('PUBLIC_BASE_URL is required in production (the URL clients use to reach this region)');
-  const databaseUrl = url('DATABASE_URL', null);
-  const dataDirValue = str('DATA_DIR');
-  const dataDir = dataDirValue === ':memory:' ? null : resolve(dataDirValue ?? `data/${region}`);
-  const signInAppUrl = url('SIGN_IN_APP_URL', dev ? 'http://localhost:5173' : null);
-  if (!signInAppUrl) problems.push('SIGN_IN_APP_URL is required in production (links in emails point to it)');
-
-  const transportValue = str('NOTIFY_TRANSPORT') ?? (dev ? 'outbox' : 'live');
-  if (transportValue !== 'outbox' && transportValue !== 'live') problems.push('NOTIFY_TRANSPORT must be outbox or live');
-  if (!dev && transportValue === 'outbox') problems.push('NOTIFY_TRANSPORT=outbox is for development only');
-  const notify: Config['notify'] = {
-    transport: transportValue === 'live' ? 'live' : 'outbox',
-    smtpUrl: url('SMTP_URL', null),
-    emailFrom: str('EMAIL_FROM') ?? 'no-reply@localhost',
-    smsApiUrl: url('SMS_API_URL', null),
-    smsApiToken: str('SMS_API_TOKEN'),
-    smsSender: str('SMS_SENDER') ?? 'Alarm',
-    voiceApiUrl: url('VOICE_API_URL', null),
-    voiceApiToken: str('VOICE_API_TOKEN'),
-    pushApiUrl: url('PUSH_API_URL', null),
-    pushApiToken: str('PUSH_API_TOKEN'),
-  };
-  if (notify.transport === 'live') {
-    if (!notify.smtpUrl) problems.push('SMTP_URL is required when NOTIFY_TRANSPORT=live');
-    if (!notify.smsApiUrl) problems.push('SMS_API_URL is required when NOTIFY_TRANSPORT=live');
+  const parsed: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(variables.shape)) {
+    const result = schema.safeParse(env[name]);
+    if (result.success) parsed[name] = result.data;
+    else problems.push(...new Set(result.error.issues.map((issue) => `${name} ${issue.message}`)));
   }
-
-  const secrets = { signingKeys: str('ACCESS_TOKEN_SIGNING_KEYS'), secretKey: str('SECRET_KEY') };
-  if (!dev) {
-    if (!secrets.signingKeys) problems.push('ACCESS_TOKEN_SIGNING_KEYS is required in production (JSON array of private JWKs, newest first)');
-    if (!secrets.secretKey) problems.push('SECRET_KEY is required in production (at least 32 random bytes, base64)');
-    if (!databaseUrl) problems.push('DATABASE_URL is required in production');
-  }
-  if (secrets.secretKey && Buffer.from(secrets.secretKey, 'base64').length < 32) problems.push('SECRET_KEY must decode to at least 32 bytes (base64)');
-
-  const config: Config = {
-    mode,
-    region,
-    port,
-    host,
-    publicBaseUrl: publicBaseUrl ?? '',
-    databaseUrl,
-    dataDir,
-    signInAppUrl: signInAppUrl ?? '',
-    corsOrigins: list('CORS_ORIGINS', dev ? ['http://localhost:5173', 'http://127.0.0.1:5173'] : []),
-    redirectAllowList: list('REDIRECT_ALLOW_LIST', dev ? ['http://localhost:5173/'] : []),
-    bodyLimit: str('BODY_LIMIT') ?? '100kb',
-    logLevel: str('LOG_LEVEL') ?? (mode === 'test' ? 'silent' : 'info'),
-    trustProxy: str('TRUST_PROXY') === 'true',
-    secrets,
-    notify,
-    accessTokenTtlSeconds: int('ACCESS_TOKEN_TTL_SECONDS', 900, 30, 3600),
-    benchUsers: dev ? int('BENCH_USERS', 0, 0, 100_000) : 0,
-    validateResponses: (str('VALIDATE_RESPONSES') ?? (dev ? 'true' : 'false')) === 'true',
-    sso: ssoConfig(env, str, url, problems, dev),
-  };
+  const config = toConfig(parsed as Variables, problems);
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
 
-/** SSO settings: Skolon is all or nothing; the SAML key pair comes as a pair. */
-function ssoConfig(env: Env, str: (n: string) => string | null, url: (n: string, f: string | null) => string | null, problems: string[], dev: boolean): SsoConfig {
-  const pem = (name: string) => str(name)?.replace(/\\n/g, '\n') ?? null;
-  const samlSpPrivateKey = pem('SAML_SP_PRIVATE_KEY');
-  const samlSpCertificate = pem('SAML_SP_CERTIFICATE');
-  if (Boolean(samlSpPrivateKey) !== Boolean(samlSpCertificate)) problems.push('SAML_SP_PRIVATE_KEY and SAML_SP_CERTIFICATE go together');
-  const skolonNames = ['SKOLON_ISSUER', 'SKOLON_AUTHORIZATION_URL', 'SKOLON_TOKEN_URL', 'SKOLON_JWKS_URL', 'SKOLON_USERINFO_URL', 'SKOLON_CLIENT_ID', 'SKOLON_CLIENT_SECRET'];
-  const given = skolonNames.filter((n) => env[n]?.trim());
-  let skolon: SkolonConfig | null = null;
-  if (given.length > 0 && given.length < skolonNames.length) {
-    problems.push(`Skolon needs all of ${skolonNames.join(', ')} (missing: ${skolonNames.filter((n) => !given.includes(n)).join(', ')})`);
-  } else if (given.length) {
-    skolon = {
-      issuer: url('SKOLON_ISSUER', null) ?? '',
-      authorizationEndpoint: url('SKOLON_AUTHORIZATION_URL', null) ?? '',
-      tokenEndpoint: url('SKOLON_TOKEN_URL', null) ?? '',
-      jwksUri: url('SKOLON_JWKS_URL', null) ?? '',
-      userInfoEndpoint: url('SKOLON_USERINFO_URL', null) ?? '',
-      clientId: str('SKOLON_CLIENT_ID')!,
-      clientSecret: str('SKOLON_CLIENT_SECRET')!,
-    };
+/**
+ * OUTBOUND_ALLOWED_ADDRESSES: internal addresses/CIDRs tenant-configured URLs may reach outside production
+ * (`none` for none); by default loopback. Production refuses it: there every such request goes to public addresses.
+ */
+function outboundAllowListConfig(value: string | null, dev: boolean, problems: string[]): string[] {
+  if (!dev) {
+    if (value !== null && value !== 'none')
+      problems.push(
+        'OUTBOUND_ALLOWED_ADDRESSES is for development and tests only: in production requests to tenant-configured URLs reach public addresses only',
+      );
+    return [];
   }
-  const devIssuer = dev ? url('DEV_SSO_ISSUER', null) : null;
-  const devIdp = devIssuer
-    ? { issuer: devIssuer, clientId: str('DEV_SSO_CLIENT_ID') ?? devIdpDefaults.clientId, clientSecret: str('DEV_SSO_CLIENT_SECRET') ?? devIdpDefaults.clientSecret }
-    : null;
-  return { allowInsecureHttp: dev, samlSpPrivateKey, samlSpCertificate, skolon, devIdp };
+  if (value === null) return ['127.0.0.0/8', '::1'];
+  if (value === 'none') return [];
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!entries.every((e) => (e.includes('/') ? isCidr(e) : isAddress(e)))) {
+    problems.push(
+      'OUTBOUND_ALLOWED_ADDRESSES must be a comma-separated list of addresses or CIDRs (for example 127.0.0.0/8,::1), or none',
+    );
+    return [];
+  }
+  return entries;
+}
+
+/** The names proxy-addr (Express) knows for address ranges. */
+const proxyRangeNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: a hop count or a comma-separated list of proxy addresses/CIDRs. `true` would take the left-most
+ * X-Forwarded-For entry, which the client writes, as its address: every per-address limit would be one header away.
+ */
+function trustProxyConfig(value: string | null, problems: string[]): number | string[] {
+  if (value === null || value === 'false') return 0;
+  if (value === 'true') {
+    problems.push(
+      'TRUST_PROXY=true would trust any X-Forwarded-For a client writes; give the hop count (the number of proxies in front of this service, for example 1) or the trusted proxy addresses/CIDRs (for example 10.0.0.0/8)',
+    );
+    return 0;
+  }
+  if (/^[0-9]+$/.test(value)) {
+    const hops = Number(value);
+    if (hops <= 10) return hops;
+  } else {
+    const entries = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const valid = (entry: string) =>
+      proxyRangeNames.has(entry) || (entry.includes('/') ? isCidr(entry) : isAddress(entry));
+    if (entries.length > 0 && entries.every(valid)) return entries;
+  }
+  problems.push(
+    'TRUST_PROXY must be a hop count from 0 to 10 or a comma-separated list of proxy addresses or CIDRs (for example 10.0.0.0/8,192.0.2.10)',
+  );
+  return 0;
+}
+
+/** A dotted-quad IPv4 or an IPv6 address (no shorthand IPv4 forms such as 10.1, which readers disagree on). */
+function isAddress(entry: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(entry) || ipaddr.IPv6.isValid(entry);
+}
+
+function isCidr(entry: string): boolean {
+  const [address, bits] = entry.split('/');
+  if (!isAddress(address) || !/^[0-9]+$/.test(bits ?? '')) return false;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
 }

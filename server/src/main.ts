@@ -1,56 +1,12 @@
-// Boot: config → database → migrations → app → listen; graceful shutdown on SIGTERM / SIGINT.
-import type { Server } from 'node:http';
-import { createApp } from './app';
-import { createHttpServer } from './http/server';
-import { buildServices } from './bootstrap';
-import { ConfigError, loadConfig } from './config';
-import { seedDemoData } from './db/seed';
+// The process entry: tracing first, when configured (telemetry.ts: OTEL_EXPORTER_OTLP_ENDPOINT), then the region
+// (serve.ts). Tracing's instrumentations patch http, express and pg as they are first required, so this file
+// imports nothing else statically: serve.ts and everything it loads come after tracing has started.
+import { startTelemetry } from './telemetry';
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const services = await buildServices(config);
-  const { logger } = services;
-  if (config.mode === 'development' && process.env.SEED_DEMO_DATA !== 'false') await seedDemoData(services);
-
-  const app = createApp(services);
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = createHttpServer(app);
-    s.once('error', reject);
-    s.listen(config.port, config.host, () => resolve(s));
-  });
-  server.keepAliveTimeout = 65_000;
-  // The validator compiles the contract on first use: pay that before real traffic arrives.
-  await fetch(`http://127.0.0.1:${config.port}/core/v1/tenants`, { headers: { 'cosafe-core-api-version': '1' } }).catch(() => undefined);
-  logger.info({ region: config.region, url: config.publicBaseUrl, database: services.database.kind }, 'core API listening');
-  // Durable jobs (message delivery, personal alarms); whatever fell due while the region was down runs now.
-  services.jobs.start();
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => server.closeAllConnections(), 10_000).unref();
-    server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    clearTimeout(force);
-    await services.jobs.stop();
-    services.notifier.close();
-    await services.database.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  const telemetry = await startTelemetry();
+  const { serve } = await import('./serve.js');
+  await serve(telemetry);
 }
 
 main().catch((error) => {

@@ -1,3 +1,4 @@
+import type { OutboundClient } from './security/outbound';
 import type { Config } from './config';
 import type { Db, DatabaseHandle } from './db/database';
 import type { JobScheduler } from './jobs/scheduler';
@@ -21,4 +22,6 @@ export interface Services {
   now: () => Date;
   /** Durable jobs (message delivery, personal alarms): start() in main.ts; tests call runDueJobs(). */
   jobs: JobScheduler;
+  /** Requests to URLs tenants configure (identity providers): public addresses only in production. */
+  outbound: OutboundClient;
 }

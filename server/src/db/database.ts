@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
-import { Pool, types as pgTypes } from 'pg';
+import { Client, Pool, types as pgTypes } from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { lockDataDir } from './data-dir-lock';
 import { PGliteDialect } from './pglite-dialect';
+import { roundTrips, statementName } from './prepared';
 import type { Database } from './types';
 
 export type Db = Kysely<Database>;
@@ -26,6 +28,21 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/**
+ * node-postgres's client, sending the texts registered in prepared.ts as named prepared statements: the first
+ * run on a connection parses the text under its name, later runs only bind and execute it. Kysely hands the
+ * client a text and its values; everything else passes through as it came.
+ */
+class PreparingClient extends Client {
+  override query(...args: unknown[]): any {
+    roundTrips.count++;
+    const [text, values] = args;
+    const name = typeof text === 'string' && args.length === 2 ? statementName(text) : undefined;
+    if (name) return super.query({ name, text: text as string, values: values as unknown[] });
+    return (super.query as (...a: unknown[]) => unknown)(...args);
+  }
+}
+
 export interface DatabaseHandle {
   db: Db;
   kind: 'postgres' | 'pglite';
@@ -33,6 +50,8 @@ export interface DatabaseHandle {
   schema?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the connection pool's use (metrics). */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   /** PGlite only: the whole data directory as a tarball (to start other instances from it). */
   dump?: () => Promise<Blob>;
 }
@@ -40,12 +59,16 @@ export interface DatabaseHandle {
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
     const pool = new Pool({
+      Client: PreparingClient,
       connectionString: options.url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-      types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 ? parseInt8 : pgTypes.getTypeParser(oid, format as 'text'))) as typeof pgTypes.getTypeParser },
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8 ? parseInt8 : pgTypes.getTypeParser(oid, format as 'text')) as typeof pgTypes.getTypeParser,
+      },
     });
     // A dropped connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
@@ -54,21 +77,39 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // The query in progress fails on its own and the broken client is dropped when it is released.
     pool.on('connect', (client) => void client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', schema: options.schema, ping: async () => void (await sql`select 1`.execute(db)), close: () => db.destroy() };
+    const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return {
+      db,
+      kind: 'postgres',
+      schema: options.schema,
+      poolStats,
+      ping: async () => void (await sql`select 1`.execute(db)),
+      close: () => db.destroy(),
+    };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    parsers: { [INT8]: parseInt8 },
-    extensions: { pg_trgm },
-  });
+  const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      parsers: { [INT8]: parseInt8 },
+      extensions: { pg_trgm },
+    });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
     kind: 'pglite',
     ping: async () => void (await sql`select 1`.execute(db)),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      unlock();
+    },
     dump: () => pglite.dumpDataDir('none') as Promise<Blob>,
   };
 }

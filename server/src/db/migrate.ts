@@ -10,6 +10,11 @@ import * as credentialProofBinding from './migrations/2026-11-22T1510-credential
 import * as groupNameBigrams from './migrations/2026-11-22T1520-group-name-bigrams';
 import * as dispatchKeyNonce from './migrations/2026-11-22T1530-dispatch-key-nonce';
 import * as groupNameBigramsCovering from './migrations/2026-11-22T1540-group-name-bigrams-covering';
+import * as messageLanguages from './migrations/2026-11-23T1200-message-languages';
+import * as personalAlarmChanges from './migrations/2026-11-23T1900-personal-alarm-changes';
+import * as refreshChain from './migrations/2026-11-23T2000-refresh-chain-and-sign-in-sources';
+import * as jobNotify from './migrations/2026-11-23T2000-job-notify';
+import * as pendingSsoSessions from './migrations/2026-11-24T1000-pending-sso-sessions';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +29,11 @@ const migrations: Record<string, Migration> = {
   '2026-11-22T1520-group-name-bigrams': groupNameBigrams,
   '2026-11-22T1530-dispatch-key-nonce': dispatchKeyNonce,
   '2026-11-22T1540-group-name-bigrams-covering': groupNameBigramsCovering,
+  '2026-11-23T1200-message-languages': messageLanguages,
+  '2026-11-23T1900-personal-alarm-changes': personalAlarmChanges,
+  '2026-11-23T2000-refresh-chain-and-sign-in-sources': refreshChain,
+  '2026-11-23T2000-job-notify': jobNotify,
+  '2026-11-24T1000-pending-sso-sessions': pendingSsoSessions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -34,7 +44,11 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * another schema's.
  */
 export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
+  const { error, results } = await new Migrator({
+    db,
+    provider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed`, { cause: error });

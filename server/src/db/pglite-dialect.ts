@@ -1,6 +1,9 @@
 // Kysely dialect for embedded PGlite (Postgres compiled to WebAssembly). PGlite has one connection, so the
-// driver hands it out under a mutex: a transaction keeps it until commit or rollback.
+// driver hands it out under a mutex: a transaction keeps it until commit or rollback. Texts registered in
+// prepared.ts run as named prepared statements (pglite-prepared.ts); everything else through PGlite's query().
 import type { PGlite } from '@electric-sql/pglite';
+import { roundTrips, statementName } from './prepared';
+import { PreparedStatements } from './pglite-prepared';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -25,10 +28,17 @@ class Mutex {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly db: PGlite) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly prepared: PreparedStatements,
+  ) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.db.query<R>(compiled.sql, compiled.parameters as unknown[]);
+    roundTrips.count++;
+    const name = statementName(compiled.sql);
+    const result = name
+      ? await this.prepared.run<R>(name, compiled.sql, compiled.parameters)
+      : await this.db.query<R>(compiled.sql, compiled.parameters as unknown[]);
     return {
       rows: result.rows,
       numAffectedRows: result.affectedRows !== undefined ? BigInt(result.affectedRows) : undefined,
@@ -43,14 +53,20 @@ class PGliteConnection implements DatabaseConnection {
 class PGliteDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly releases = new WeakMap<DatabaseConnection, () => void>();
+  private readonly prepared: PreparedStatements;
 
-  constructor(private readonly db: PGlite, private readonly closeOnDestroy: boolean) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly closeOnDestroy: boolean,
+  ) {
+    this.prepared = new PreparedStatements(db);
+  }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const release = await this.mutex.lock();
-    const connection = new PGliteConnection(this.db);
+    const connection = new PGliteConnection(this.db, this.prepared);
     this.releases.set(connection, release);
     return connection;
   }
@@ -78,7 +94,10 @@ class PGliteDriver implements Driver {
 }
 
 export class PGliteDialect implements Dialect {
-  constructor(private readonly db: PGlite, private readonly closeOnDestroy = true) {}
+  constructor(
+    private readonly db: PGlite,
+    private readonly closeOnDestroy = true,
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }

@@ -64,15 +64,23 @@ export interface UserSettingsTable {
 
 export interface SessionsTable {
   id: string;
-  user_id: number;
+  /** Null while a single sign-on session waits for its identity provider (see sso_tenant_id). */
+  user_id: number | null;
+  /** Single sign-on: the tenant whose identity provider the session was opened for (the email domain's). */
+  sso_tenant_id: ColumnType<number | null, number | null | undefined, number | null>;
   factors: JSONColumnType<Record<string, 'verified' | 'unverified'>>;
   created_at: CreatedAt;
   last_refreshed_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: NullableTimestamp;
   revoked_reason: string | null;
+  /** The current refresh token's keyed hash, its immediate predecessor's and when that was superseded. */
+  refresh_token_hash: string | null;
+  previous_refresh_token_hash: string | null;
+  previous_superseded_at: NullableTimestamp;
 }
 
+/** Superseded refresh tokens, kept 7 days to recognise their reuse. */
 export interface RefreshTokensTable {
   token_hash: string;
   session_id: string;
@@ -102,6 +110,12 @@ export interface OutboxTable {
   created_at: CreatedAt;
 }
 
+export interface SignInSourcesTable {
+  email_hash: string;
+  source_hash: string;
+  last_seen_at: Timestamp;
+}
+
 export interface ThrottlesTable {
   key: string;
   count: number;
@@ -126,6 +140,9 @@ export interface PasswordTokensTable {
 }
 
 export interface CoalertCodesTable {
+  /** What an operator lists and revokes the code by (the code itself is stored only as its hash). */
+  id: Generated<number>;
+  label: ColumnType<string, string | undefined, string>;
   code_hash: string;
   user_id: number;
   usage_limit: number;
@@ -245,6 +262,8 @@ export interface CecContactsTable {
   title: string | null;
   email: string | null;
   phone: string | null;
+  /** The contact's language for what wraps a message (sv, en, …); null: the sender's language. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 
@@ -348,8 +367,23 @@ export interface PersonalAlarmMessagesTable {
   id: Generated<number>;
   tenant_id: number;
   alarm_id: number;
-  kind: 'warning' | 'alarm';
+  /** 'changed': the owner's notice of one recorded change by someone else (change_id). */
+  kind: 'warning' | 'alarm' | 'changed';
   version: number;
+  change_id: ColumnType<number | null, number | null | undefined, never>;
+  created_at: Timestamp;
+}
+
+export type PersonalAlarmAction = 'create' | 'update' | 'activate' | 'deactivate';
+
+/** One change of a personal alarm: who (null once deleted), when, and each changed field from → to. */
+export interface PersonalAlarmChangesTable {
+  id: Generated<number>;
+  tenant_id: number;
+  alarm_id: number;
+  actor_id: number | null;
+  action: PersonalAlarmAction;
+  changes: JSONColumnType<Record<string, { from?: unknown; to?: unknown }>>;
   created_at: Timestamp;
 }
 
@@ -379,6 +413,8 @@ export interface DispatchesTable {
   confirmation_hash: string | null;
   /** Random characters in the dispatch's idempotency key, so a reused id never repeats a key. */
   key_nonce: Generated<string>;
+  /** The language the recipient gets the message in, chosen when the dispatch was made; null: English. */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 // Enterprise identity (migration 2026-11-22T1300-enterprise-identity).
@@ -465,6 +501,7 @@ export interface Database {
   challenges: ChallengesTable;
   outbox: OutboxTable;
   throttles: ThrottlesTable;
+  sign_in_sources: SignInSourcesTable;
   verified_credentials: VerifiedCredentialsTable;
   password_tokens: PasswordTokensTable;
   coalert_codes: CoalertCodesTable;
@@ -491,6 +528,7 @@ export interface Database {
   personal_alarm_recipient_users: PersonalAlarmRecipientUsersTable;
   personal_alarm_recipient_groups: PersonalAlarmRecipientGroupsTable;
   personal_alarm_messages: PersonalAlarmMessagesTable;
+  personal_alarm_changes: PersonalAlarmChangesTable;
   dispatches: DispatchesTable;
   sso_domains: SsoDomainsTable;
   oidc_settings: OidcSettingsTable;

@@ -1,23 +1,13 @@
 import type { Request } from 'express';
 import { sql } from 'kysely';
+import { prepared } from '../db/prepared';
 import { ApiError } from '../errors';
 import type { Services } from '../services';
+import type { Factors, Permissions, SessionCaller } from '../shared/caller';
+import { pendingOperations } from './operations';
 
-export type Factors = Record<string, 'verified' | 'unverified'>;
-export type Permissions = Record<string, Record<string, boolean | number | null>>;
-
-export interface AuthContext {
-  userId: number;
-  sessionId: string;
-  factors: Factors;
-  /** Permission flags in the request's tenant (loaded once per request for tenant-scoped operations). */
-  permissions: Permissions | null;
-  /** Whether the caller administers the request's tenant (tenant-scoped operations only). */
-  tenantAdmin?: boolean;
-}
-
-/** While a second factor is unverified the session may only complete or end itself. */
-const allowedWhilePending = new Set(['createSessionChallenge', 'verifySessionChallenge', 'deleteSession']);
+/** While a factor is unverified (or no user is bound yet) the session may only complete or end itself. */
+const allowedWhilePending = new Set<string>(pendingOperations);
 
 const bearerPattern = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 
@@ -25,47 +15,100 @@ export function bearerToken(req: Request): string {
   const header = req.headers.authorization;
   if (header === undefined || header === '') throw new ApiError('UNAUTHORIZED');
   const match = bearerPattern.exec(header);
-  if (!match) throw new ApiError('INVALID_AUTHORIZATION_HEADER', { message: 'Expected "Authorization: Bearer <token>"' });
+  if (!match)
+    throw new ApiError('INVALID_AUTHORIZATION_HEADER', { message: 'Expected "Authorization: Bearer <token>"' });
   return match[1];
 }
 
 export const hasPendingFactor = (factors: Factors) => Object.values(factors).includes('unverified');
 
+interface SessionRow {
+  id: string;
+  /** Null while a single sign-on session waits for its identity provider. */
+  user_id: number | null;
+  sso_tenant_id: number | null;
+  factors: Factors;
+  expires_at: Date;
+  revoked_at: Date | null;
+  /** Tenant-scoped operations only: the caller's active membership in the request's tenant. */
+  is_member?: boolean;
+  permissions?: Permissions | null;
+  is_admin?: boolean | null;
+}
+
+/** The session behind a token and, for tenant-scoped operations, the caller's membership of the tenant. */
+export const sessionOf = prepared<SessionRow, { sessionId: string; tenantId: number }, { tenantScoped: boolean }>(
+  (db, p, { tenantScoped }) =>
+    db
+      .selectFrom('sessions as s')
+      .$if(tenantScoped, (q) =>
+        q.leftJoin('memberships as m', (join) =>
+          join
+            .onRef('m.user_id', '=', 's.user_id')
+            .on('m.tenant_id', '=', p.tenantId)
+            // Deactivated by the tenant's directory (SCIM): no longer a member for any call.
+            .on('m.active', '=', sql.lit(true)),
+        ),
+      )
+      .select(['s.id', 's.user_id', 's.sso_tenant_id', 's.factors', 's.expires_at', 's.revoked_at'])
+      .$if(tenantScoped, (q) =>
+        q.select([
+          sql<boolean>`m.user_id is not null`.as('is_member'),
+          sql<Permissions | null>`m.permissions`.as('permissions'),
+          sql<boolean | null>`m.is_admin`.as('is_admin'),
+        ]),
+      )
+      .where('s.id', '=', p.sessionId),
+);
+
 /**
  * The access token's session, checked against the database on every request (revocation takes effect at once).
- * For tenant-scoped operations the membership named by `cosafe-tenant-id` comes in the same query.
+ * For tenant-scoped operations the membership named by `cosafe-tenant-id` comes in the same query. A session bound
+ * to no user (single sign-on before the identity provider answered) always has an unverified factor, and is refused
+ * like one by every operation but its own challenges and logout: only those see a caller whose `userId` is null.
  */
-export async function authenticate(req: Request, services: Services, operationId: string, tenantScoped = false): Promise<AuthContext & { tenantId: number | null }> {
+export async function authenticate(
+  req: Request,
+  services: Services,
+  operationId: string,
+  tenantScoped = false,
+): Promise<SessionCaller & { tenantId: number | null }> {
   const claims = await services.tokens.verify(bearerToken(req));
   const tenantId = tenantScoped ? Number(req.headers['cosafe-tenant-id']) : null;
-  const session = await services.db
-    .selectFrom('sessions as s')
-    .$if(tenantId !== null, (q) =>
-      q.leftJoin('memberships as m', (join) =>
-        join
-          .onRef('m.user_id', '=', 's.user_id')
-          .on('m.tenant_id', '=', Number.isSafeInteger(tenantId) ? tenantId! : -1)
-          // Deactivated by the tenant's directory (SCIM): no longer a member for any call.
-          .on('m.active', '=', true),
-      ),
-    )
-    .select(['s.id', 's.user_id', 's.factors', 's.expires_at', 's.revoked_at'])
-    .$if(tenantId !== null, (q) => q.select([sql<boolean>`m.user_id is not null`.as('is_member'), sql<Permissions | null>`m.permissions`.as('permissions'), sql<boolean | null>`m.is_admin`.as('is_admin')]))
-    .where('s.id', '=', claims.sessionId)
-    .executeTakeFirst();
-  if (!session || session.user_id !== claims.userId || session.revoked_at !== null || session.expires_at <= services.now()) {
+  const [session] = await sessionOf(
+    services.db,
+    { sessionId: claims.sessionId, tenantId: Number.isSafeInteger(tenantId) ? tenantId! : -1 },
+    { tenantScoped },
+  );
+  if (
+    !session ||
+    session.user_id !== claims.userId ||
+    session.revoked_at !== null ||
+    session.expires_at <= services.now()
+  ) {
     throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
   }
-  if (hasPendingFactor(session.factors) && !allowedWhilePending.has(operationId)) {
+  // A token issued while the second factor was pending ends with the wait: verifying issued new tokens.
+  if (claims.pending && !hasPendingFactor(session.factors))
+    throw new ApiError('INVALID_SESSION', {
+      message: 'The session has new tokens since its second factor was verified',
+    });
+  if ((hasPendingFactor(session.factors) || session.user_id === null) && !allowedWhilePending.has(operationId)) {
     throw new ApiError('FORBIDDEN', { message: 'The second factor of this session is not verified yet' });
   }
-  const auth: AuthContext & { tenantId: number | null } = { userId: session.user_id, sessionId: session.id, factors: session.factors, permissions: null, tenantId: null };
+  const auth: SessionCaller & { tenantId: number | null } = {
+    userId: session.user_id,
+    ssoTenantId: session.sso_tenant_id,
+    sessionId: session.id,
+    factors: session.factors,
+    permissions: null,
+    tenantId: null,
+  };
   if (tenantId !== null) {
     // `cosafe-tenant-id` must name a tenant the caller belongs to; the membership's permissions come along.
-    const membership = session as typeof session & { is_member?: boolean; permissions?: Permissions | null; is_admin?: boolean | null };
-    if (!membership.is_member) throw new ApiError('FORBIDDEN', { message: 'Not a member of this tenant' });
-    auth.permissions = membership.permissions ?? {};
-    auth.tenantAdmin = membership.is_admin === true;
+    if (!session.is_member) throw new ApiError('FORBIDDEN', { message: 'Not a member of this tenant' });
+    auth.permissions = session.permissions ?? {};
+    auth.tenantAdmin = session.is_admin === true;
     auth.tenantId = tenantId;
   }
   return auth;

@@ -1,16 +1,27 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Services } from '../services';
-import { authenticate, type AuthContext } from './auth';
+import { authenticate } from './auth';
+import type { SessionCaller } from '../shared/caller';
 import type { HandlerContext, HandlerMap, OperationId } from './operations';
 import type { OperationInfo } from './spec';
-import { authenticateScimKey } from '../modules/scim/scim-auth';
 
 interface OpenApiRequest extends Request {
   openapi?: { schema: { operationId: string }; pathParams: Record<string, unknown> };
 }
 
+/**
+ * Authenticators of the contract's credential schemes other than the access token, by scheme name; each answers the
+ * tenant its credential names. Modules provide them (SCIM's api key) and the composition root registers them.
+ */
+export type CredentialSchemes = Record<string, (req: Request, services: Services) => Promise<number>>;
+
 /** Runs the handler of the operation the validator matched: auth, tenant, then the typed handler. */
-export function dispatch(handlers: HandlerMap, operations: Map<string, OperationInfo>, services: Services): RequestHandler {
+export function dispatch(
+  handlers: HandlerMap,
+  operations: Map<string, OperationInfo>,
+  services: Services,
+  schemes: CredentialSchemes = {},
+): RequestHandler {
   return async (req: OpenApiRequest, res: Response, next: NextFunction) => {
     if (!req.openapi) return next();
     const operationId = req.openapi.schema.operationId as OperationId;
@@ -18,14 +29,18 @@ export function dispatch(handlers: HandlerMap, operations: Map<string, Operation
     const handler = handlers[operationId] as unknown as (ctx: HandlerContext<OperationId>) => Promise<any>;
     if (!info || !handler) return next();
     try {
-      let auth: AuthContext | null = null;
+      // Bound to a user for every operation but a pending session's own (authenticate sees to it).
+      let auth: SessionCaller | null = null;
       let tenantId: number | null = null;
       if (info.security.includes('accessToken')) {
         const { tenantId: tenant, ...context } = await authenticate(req, services, operationId, info.tenantScoped);
         [auth, tenantId] = [context, tenant];
       }
       // SCIM: the tenant's api key is the only credential, and it names the tenant.
-      if (info.security.includes('scimApiKey')) tenantId = await authenticateScimKey(req, services);
+      for (const scheme of info.security) {
+        const authenticateScheme = Object.hasOwn(schemes, scheme) ? schemes[scheme] : undefined;
+        if (authenticateScheme) tenantId = await authenticateScheme(req, services);
+      }
       const result = await handler({
         path: req.openapi.pathParams as never,
         query: req.query as never,
@@ -39,7 +54,8 @@ export function dispatch(handlers: HandlerMap, operations: Map<string, Operation
       if (result.headers) res.set(result.headers);
       res.status(result.status);
       if (!('body' in result)) return void res.end();
-      if (result.contentType && result.contentType !== 'application/json') return void res.type(result.contentType).send(result.body);
+      if (result.contentType && result.contentType !== 'application/json')
+        return void res.type(result.contentType).send(result.body);
       res.json(result.body);
     } catch (error) {
       next(error);

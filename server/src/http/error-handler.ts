@@ -1,7 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { ApiError, type ValidationIssue } from '../errors';
 import type { Logger } from '../logger';
-import { passwordPolicyIssues } from '../modules/passwords/policy';
 
 interface ValidatorError extends Error {
   status?: number;
@@ -18,14 +17,66 @@ const whereOf: Record<string, ValidationIssue['where']> = {
 };
 
 function issuesOf(error: ValidatorError): ValidationIssue[] {
-  return (error.errors ?? []).slice(0, 100).map((e) => {
+  const issues = (error.errors ?? []).slice(0, 100).map((e) => {
+    const message = (e.message ?? 'is not valid').slice(0, 1000);
     const segments = (e.path ?? '').replace(/^\./, '/').replace(/\./g, '/').split('/').slice(1);
     const known = whereOf[segments[0] ?? ''];
+    // The discriminator check reports the request's URL as its path; the property it names is the pointer.
+    if (!known && (e.path ?? '').startsWith('/') && /^'[^']+' (must|should)/.test(message)) {
+      return { where: 'body' as const, path: `/${/^'([^']+)'/.exec(message)![1]}`, message };
+    }
     // The validator prefixes most paths with the request part; body paths inside oneOf come without it.
     const where = known ?? 'body';
     const rest = known ? segments.slice(1) : segments;
-    return { where, path: where === 'body' ? `/${rest.join('/')}` : rest.join('/'), message: (e.message ?? 'is not valid').slice(0, 1000) };
+    return { where, path: where === 'body' ? `/${rest.join('/')}` : rest.join('/'), message };
   });
+  return collapseOneOf(issues);
+}
+
+const oneOfSummary = 'must match exactly one schema in oneOf';
+const missingProperty = /^must have required property '([^']+)'$/;
+
+/**
+ * ajv reports a failed `oneOf` with every branch's errors: a body that chose the `otpEmail` shape and wrote a bad
+ * code got five issues about the shapes it did not choose and a sixth summary. This keeps what helps: the errors
+ * of the chosen shape (those not about a missing property the shape requires); when no shape was chosen, one issue
+ * naming the properties that choose one; when every branch failed at the field itself (a value that is neither of
+ * two kinds), one issue at that field.
+ */
+function collapseOneOf(issues: ValidationIssue[]): ValidationIssue[] {
+  const summaries = issues.filter((i) => i.message === oneOfSummary);
+  if (summaries.length === 0) return issues;
+  let result = issues;
+  for (const summary of summaries) {
+    const base = summary.path === '/' ? '' : summary.path;
+    const inside = (i: ValidationIssue) =>
+      i.where === summary.where && (i.path === summary.path || i.path.startsWith(`${base}/`));
+    const branch = result.filter((i) => i !== summary && inside(i));
+    const choosers = branch.filter(
+      (i) => missingProperty.test(i.message) && i.path === `${base}/${missingProperty.exec(i.message)![1]}`,
+    );
+    const chosen = branch.filter((i) => !choosers.includes(i));
+    let replacement: ValidationIssue[];
+    if (chosen.length > 0 && chosen.every((i) => i.path === summary.path) && choosers.length === 0) {
+      replacement = [
+        {
+          ...summary,
+          message: `must match one of: ${[...new Set(chosen.map((i) => i.message))].join('; ')}`.slice(0, 1000),
+        },
+      ];
+    } else if (chosen.length > 0) {
+      replacement = chosen;
+    } else {
+      const names = choosers.map((i) => missingProperty.exec(i.message)![1]);
+      replacement = [
+        { ...summary, message: `must have exactly one of the properties ${[...new Set(names)].join(', ')}` },
+      ];
+    }
+    const first = result.findIndex((i) => i === summary || branch.includes(i));
+    result = result.filter((i) => i !== summary && !branch.includes(i));
+    result.splice(Math.max(0, Math.min(first, result.length)), 0, ...replacement);
+  }
+  return result;
 }
 
 /** Maps anything thrown to the API's error codes. Unknown failures become INTERNAL_SERVER_ERROR. */
@@ -57,7 +108,11 @@ export function toApiError(error: unknown): ApiError {
     case 415:
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Unsupported media type' });
   }
-  if (isDatabaseUnavailable(error)) return new ApiError('SERVICE_UNAVAILABLE', { message: 'The service is briefly unavailable; try again', cause: error });
+  if (isDatabaseUnavailable(error))
+    return new ApiError('SERVICE_UNAVAILABLE', {
+      message: 'The service is briefly unavailable; try again',
+      cause: error,
+    });
   return new ApiError('INTERNAL_SERVER_ERROR', { cause: error });
 }
 
@@ -73,13 +128,26 @@ function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+/**
+ * Lets a module sharpen the error of one of its own operations before it is answered (the passwords module turns a
+ * new password's schema failure into one issue per policy rule). Registered by the composition root, so http/ knows
+ * no module.
+ */
+export type ErrorRefiner = (error: ApiError, req: Request) => ApiError;
+
+export function errorHandler(logger: Logger, refiners: readonly ErrorRefiner[] = []): ErrorRequestHandler {
   return (error, req: Request, res, next) => {
-    const apiError = refineNewPasswordIssues(toApiError(error), req);
+    const apiError = refiners.reduce((current, refine) => refine(current, req), toApiError(error));
     const requestId = String(req.id ?? '');
     if (apiError.httpStatus >= 500 && apiError.code !== 'NOT_IMPLEMENTED' && apiError.code !== 'SERVICE_UNAVAILABLE') {
       const cause = apiError.cause ?? error;
-      logger.error({ requestId, err: cause instanceof Error ? { message: cause.message, stack: cause.stack, name: cause.name } : cause }, 'request failed');
+      logger.error(
+        {
+          requestId,
+          err: cause instanceof Error ? { message: cause.message, stack: cause.stack, name: cause.name } : cause,
+        },
+        'request failed',
+      );
     }
     if (res.headersSent) return next(error);
     if (apiError.unavailableUntil) {
@@ -89,17 +157,5 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/** Fields that carry a new password: their schema failure becomes one issue per broken policy rule. */
-const newPasswordFields: Record<string, string> = { setPassword: 'password', resetPassword: 'newPassword' };
-
-function refineNewPasswordIssues(error: ApiError, req: Request): ApiError {
-  const operationId = (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
-  const field = operationId ? newPasswordFields[operationId] : undefined;
-  const value = field ? (req.body as Record<string, unknown> | undefined)?.[field] : undefined;
-  if (error.code !== 'BAD_REQUEST' || !field || typeof value !== 'string' || !error.issues?.some((i) => i.path === `/${field}`)) return error;
-  const policy = passwordPolicyIssues(value, `/${field}`);
-  if (policy.length === 0) return error;
-  return new ApiError('BAD_REQUEST', { message: error.message, issues: [...error.issues.filter((i) => i.path !== `/${field}`), ...policy] });
-}
-
-export const notFound: RequestHandler = (_req, _res, next) => next(new ApiError('NOT_FOUND', { message: 'No such route' }));
+export const notFound: RequestHandler = (_req, _res, next) =>
+  next(new ApiError('NOT_FOUND', { message: 'No such route' }));

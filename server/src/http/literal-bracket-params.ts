@@ -14,11 +14,17 @@ const requestOf = Symbol('request');
 
 export function literalBracketParams(doc: OpenApiDocument): RequestHandler {
   const components = (doc.components?.parameters ?? {}) as Record<string, Parameter>;
-  const resolve = (p: Parameter) => (typeof p.$ref === 'string' ? (components[p.$ref.replace('#/components/parameters/', '')] ?? p) : p);
+  const resolve = (p: Parameter) =>
+    typeof p.$ref === 'string' ? (components[p.$ref.replace('#/components/parameters/', '')] ?? p) : p;
   // Every bracketed name the contract declares; the validator turns any other one into a nested object and, for
   // array parameters, then crashes on it (`externalCommunicationGroupIds[$gt]=1` answered 500): refuse those here.
   const literalNames = new Set(
-    [...Object.values(components), ...Object.values(doc.paths).flatMap((item: any) => [item.parameters ?? [], ...Object.values(item).map((op: any) => op?.parameters ?? [])].flat())]
+    [
+      ...Object.values(components),
+      ...Object.values(doc.paths).flatMap((item: any) =>
+        [item.parameters ?? [], ...Object.values(item).map((op: any) => op?.parameters ?? [])].flat(),
+      ),
+    ]
       .map((p: Parameter) => resolve(p)?.name)
       .filter((name): name is string => typeof name === 'string' && /[[\]]/.test(name)),
   );
@@ -31,13 +37,25 @@ export function literalBracketParams(doc: OpenApiDocument): RequestHandler {
     const schema = this[requestOf]?.openapi?.schema;
     if (!schema) return undefined;
     let operation = resolved.get(schema);
-    if (!operation) resolved.set(schema, (operation = { schema: { ...schema, parameters: (schema.parameters ?? []).map(resolve) } }));
+    if (!operation)
+      resolved.set(schema, (operation = { schema: { ...schema, parameters: (schema.parameters ?? []).map(resolve) } }));
     return operation;
   }
   return (req, _res, next) => {
     const query = req.query as Record<string, unknown>;
     const unknown = Object.keys(query).find((key) => /[[\]]/.test(key) && !literalNames.has(key));
-    if (unknown) return next(new ApiError('BAD_REQUEST', { issues: [{ where: 'query', path: unknown.slice(0, 500), message: `Unknown query parameter '${unknown.slice(0, 200)}'` }] }));
+    if (unknown)
+      return next(
+        new ApiError('BAD_REQUEST', {
+          issues: [
+            {
+              where: 'query',
+              path: unknown.slice(0, 500),
+              message: `Unknown query parameter '${unknown.slice(0, 200)}'`,
+            },
+          ],
+        }),
+      );
     Object.defineProperty(query, requestOf, { value: req, enumerable: false, configurable: true });
     Object.defineProperty(query, '_openapi', { enumerable: false, configurable: true, get: matchedOperation });
     // Express 5 parses req.query anew on every read; keep this one object for the validator to work on.

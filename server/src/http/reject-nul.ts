@@ -12,7 +12,10 @@ function nulAt(root: unknown): string | null {
   const pointer = (entry: Entry, last?: string) => {
     const keys = last === undefined ? [] : [last];
     for (let at: Entry | null = entry; at?.parent; at = at.parent) keys.push(at.key);
-    return keys.reverse().map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+    return keys
+      .reverse()
+      .map((key) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+      .join('');
   };
   const stack: Entry[] = [{ value: root, parent: null, key: '' }];
   while (stack.length > 0) {
@@ -32,12 +35,20 @@ function nulAt(root: unknown): string | null {
 }
 
 export const rejectNulCharacters: RequestHandler = (req, _res, next) => {
-  const issue = (where: ValidationIssue['where'], path: string): ValidationIssue => ({ where, path: path.slice(0, 500), message: 'must not contain the NUL character (U+0000)' });
+  const issue = (where: ValidationIssue['where'], path: string): ValidationIssue => ({
+    where,
+    path: path.slice(0, 500),
+    message: 'must not contain the NUL character (U+0000)',
+  });
   const path = req.originalUrl.split('?')[0];
   let found: ValidationIssue | null = /%00/i.test(path) ? issue('path', path) : null;
   const inQuery = found ? null : nulAt(req.query);
   if (inQuery) found = issue('query', inQuery.slice(1));
   const inBody = found ? null : nulAt(req.body);
   if (inBody) found = issue('body', inBody);
-  next(found ? new ApiError('BAD_REQUEST', { message: 'The request contains a NUL character', issues: [found] }) : undefined);
+  next(
+    found
+      ? new ApiError('BAD_REQUEST', { message: 'The request contains a NUL character', issues: [found] })
+      : undefined,
+  );
 };

@@ -32,8 +32,15 @@ export function requestLog(logger: Logger): RequestHandler {
       const failed = res.statusCode >= 500;
       const level = failed ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
-      const fields = { req: { id, method: req.method, path: loggedPath(url) }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
-      logger[level](fields, failed ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted');
+      const fields = {
+        req: { id, method: req.method, path: loggedPath(url) },
+        res: { statusCode: res.statusCode },
+        responseTime: Math.round(performance.now() - started),
+      };
+      logger[level](
+        fields,
+        failed ? 'request errored' : res.writableFinished ? 'request completed' : 'request aborted',
+      );
     };
     res.on('finish', done);
     res.on('close', done);

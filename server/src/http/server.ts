@@ -1,38 +1,27 @@
-// The HTTP server the app runs in. Express gives every request and response its app's prototype with
-// Object.setPrototypeOf as they come in. Objects whose prototype is changed after they were made outlive V8's
-// young-generation collections: measured on Node 20 at 100-1000 requests/s, an Express hello world had 1-5 MB
-// of them promoted to the old generation at every scavenge, with pauses of 3-5 ms that land on whichever
-// request is running (a plain node:http server: a few kB and 0.3-0.5 ms). Made with the app's prototypes from
-// the start, Express's setPrototypeOf changes nothing and the request's objects die young. A sub-app mounted
-// with prototypes of its own still switches them, as Express intends.
-import http from 'node:http';
-import type { Express } from 'express';
+// The HTTP server around the app, with the bounds for slow and numerous clients: headers must arrive within
+// HEADERS_TIMEOUT_MS (10 s by default; Node's own is 60 s and a slow client held a socket ~75 s), the whole
+// request within REQUEST_TIMEOUT_MS, and at most MAX_CONNECTIONS open connections (more are closed at once); while
+// the event loop runs more than MAX_EVENT_LOOP_DELAY_MS late, new requests are shed at the door (pressure.ts).
+import http, { type Server } from 'node:http';
+import type { RequestListener } from 'node:http';
+import type { RuntimeConfig } from '../config';
+import { shedUnderPressure } from './pressure';
 
-/**
- * A constructor whose objects have `prototype` and are initialised by `Base`. Node's IncomingMessage and
- * ServerResponse are plain constructor functions, called on the new object; the same objects made through
- * Reflect.construct were promoted again in the measurement above, so that form is only the fallback for a
- * Node that makes them classes.
- */
-export function withPrototype<T extends new (...args: any[]) => object>(Base: T, prototype: object): T {
-  const isClass = /^class\b/.test(Function.prototype.toString.call(Base));
-  const Made: { (this: object, ...args: unknown[]): object | void; prototype: object } = isClass
-    ? function (...args: unknown[]): object {
-        return Reflect.construct(Base, args, Made);
-      }
-    : function (this: object, ...args: unknown[]): void {
-        (Base as unknown as (...a: unknown[]) => void).apply(this, args);
-      };
-  Made.prototype = prototype;
-  return Made as unknown as T;
-}
-
-export function createHttpServer(app: Express): http.Server {
-  return http.createServer(
+export function createHttpServer(
+  app: RequestListener,
+  runtime: Pick<RuntimeConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnections' | 'maxEventLoopDelayMs'>,
+): Server {
+  const gate = shedUnderPressure(app, { maxDelayMs: runtime.maxEventLoopDelayMs });
+  const server = http.createServer(
     {
-      IncomingMessage: withPrototype(http.IncomingMessage, app.request),
-      ServerResponse: withPrototype(http.ServerResponse, app.response) as unknown as typeof http.ServerResponse,
+      headersTimeout: Math.min(runtime.headersTimeoutMs, runtime.requestTimeoutMs),
+      requestTimeout: runtime.requestTimeoutMs,
+      // How often Node checks those timeouts (its default, 30 s, would let a slow client stay up to 40 s).
+      connectionsCheckingInterval: Math.min(1_000, Math.floor(runtime.headersTimeoutMs / 4)),
     },
-    app,
+    gate.listener,
   );
+  server.once('close', gate.stop);
+  server.maxConnections = runtime.maxConnections;
+  return server;
 }

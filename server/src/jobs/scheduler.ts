@@ -1,12 +1,15 @@
 // Durable jobs: rows in `jobs`, claimed with FOR UPDATE SKIP LOCKED under a lease, so any number of instances on
 // one PostgreSQL share the work, each job runs on one of them at a time, and a job whose worker died is claimed
 // again when its lease runs out. Work that fell due while no instance ran is done right after the next start.
+// Leases are short (3 s) and one heartbeat per worker renews every claim in hand, so when an instance dies another
+// takes its jobs over within seconds. Idle workers on PostgreSQL sleep until woken by NOTIFY (job-listener.ts)
+// or until the next job falls due, rather than polling.
 // Handlers must be idempotent (a job can run again after a crash); they get the claim to tag the rows they touch.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database';
-import type { Database } from '../db/types';
+import type { Database, JobStatus } from '../db/types';
 import type { Logger } from '../logger';
 
 export interface JobContext {
@@ -35,9 +38,18 @@ export interface EnqueueOptions {
 export interface SchedulerOptions {
   now: () => Date;
   logger: Logger;
-  /** How long a claim is valid without a heartbeat; a dead worker's job is claimed again after it. */
+  /**
+   * How long a claim is valid without a heartbeat; a dead worker's job is claimed again after it. Short (3 s) and
+   * renewed by one heartbeat per worker every third of it, so a survivor takes a dead worker's jobs within seconds.
+   */
   leaseMs?: number;
+  /** Poll interval while no wake-up signal is connected (PGlite, or a lost LISTEN connection). */
   pollIntervalMs?: number;
+  /**
+   * Longest sleep while idle once a wake-up signal (LISTEN/NOTIFY, see job-listener.ts) is connected: new work
+   * wakes the worker, and it wakes on its own when the next job falls due or a held lease runs out.
+   */
+  idleMaxMs?: number;
   /** Jobs claimed (and run concurrently) at once. */
   batchSize?: number;
 }
@@ -58,7 +70,13 @@ export class JobScheduler {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly leaseMs: number;
   private readonly pollIntervalMs: number;
+  private readonly idleMaxMs: number;
   private readonly batchSize: number;
+  /** Claims in hand (locked_by values), renewed together by the heartbeat. */
+  private readonly held = new Set<string>();
+  private heartbeat: NodeJS.Timeout | null = null;
+  private heartbeatStopped = false;
+  private signalConnected = false;
   private readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private timer: NodeJS.Timeout | null = null;
   private loop: Promise<void> | null = null;
@@ -66,9 +84,13 @@ export class JobScheduler {
   private stopRequested = false;
   private wakeRequested = false;
 
-  constructor(private readonly db: Db, private readonly options: SchedulerOptions) {
-    this.leaseMs = options.leaseMs ?? 30_000;
+  constructor(
+    private readonly db: Db,
+    private readonly options: SchedulerOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? 3_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.idleMaxMs = options.idleMaxMs ?? 30_000;
     this.batchSize = options.batchSize ?? 20;
   }
 
@@ -115,6 +137,21 @@ export class JobScheduler {
     return ran;
   }
 
+  /**
+   * Runs the one job with this dedupe key now, if it is pending and no other worker holds it (an operator tool
+   * that wants to say "sent" rather than "queued"). Answers what became of it: a failure is retried later as usual.
+   */
+  async runNow(dedupeKey: string): Promise<{ status: JobStatus | 'missing'; lastError: string | null }> {
+    const [job] = await this.claim(1, dedupeKey);
+    if (job) await this.execute(job);
+    const row = await this.db
+      .selectFrom('jobs')
+      .select(['status', 'last_error'])
+      .where('dedupe_key', '=', dedupeKey)
+      .executeTakeFirst();
+    return row ? { status: row.status, lastError: row.last_error } : { status: 'missing', lastError: null };
+  }
+
   /** Polls for due jobs until stop(). */
   start(): void {
     if (this.started) return;
@@ -143,28 +180,96 @@ export class JobScheduler {
     this.schedule(0);
   }
 
+  /**
+   * Whether a wake-up signal is connected (job-listener.ts calls this). While it is, an idle worker sleeps until
+   * the next job falls due instead of polling; while it is not, it polls every pollIntervalMs.
+   */
+  setSignalConnected(connected: boolean): void {
+    this.signalConnected = connected;
+    if (!connected && !this.stopRequested) this.wake();
+  }
+
+  /** Renews the lease of every claim in hand (the heartbeat; public so tests can beat by hand under a fake clock). */
+  async renewLeases(): Promise<void> {
+    if (this.held.size === 0 || this.heartbeatStopped) return;
+    await this.db
+      .updateTable('jobs')
+      .set({ locked_until: new Date(this.options.now().getTime() + this.leaseMs) })
+      .where('locked_by', 'in', [...this.held])
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /**
+   * Fault simulation: stops the heartbeat as if the process had died while its handlers keep running, so another
+   * worker takes the jobs over once their leases run out (tests and the fault scenarios).
+   */
+  stopHeartbeat(): void {
+    this.heartbeatStopped = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  private hold(claim: string): void {
+    this.held.add(claim);
+    if (this.heartbeat || this.heartbeatStopped) return;
+    this.heartbeat = setInterval(
+      () =>
+        void this.renewLeases().catch((error: unknown) =>
+          this.options.logger.warn({ err: error }, 'job lease renewal failed'),
+        ),
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
+    this.heartbeat.unref();
+  }
+
+  private release(claim: string): void {
+    this.held.delete(claim);
+    if (this.held.size === 0 && this.heartbeat) {
+      clearInterval(this.heartbeat);
+      this.heartbeat = null;
+    }
+  }
+
+  /** How long to sleep after a poll that found nothing to do. */
+  private async idleDelay(): Promise<number> {
+    if (!this.signalConnected) return this.pollIntervalMs;
+    const row = await this.db
+      .selectFrom('jobs')
+      .select(sql<Date | null>`min(greatest(run_at, coalesce(locked_until, run_at)))`.as('next'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    const next = row?.next ? new Date(row.next).getTime() : null;
+    if (next === null) return this.idleMaxMs;
+    return Math.min(this.idleMaxMs, Math.max(this.pollIntervalMs, next - this.options.now().getTime() + 10));
+  }
+
   private schedule(ms: number): void {
     this.timer = setTimeout(() => {
       this.timer = null;
       this.loop = this.runDueJobs()
-        .then(() => undefined)
-        .catch((error: unknown) => this.options.logger.error({ err: error }, 'job poll failed'))
-        .finally(() => {
+        .then(async (ran) => (this.wakeRequested || ran >= 10_000 ? 0 : await this.idleDelay()))
+        .catch((error: unknown) => {
+          this.options.logger.error({ err: error }, 'job poll failed');
+          return this.pollIntervalMs;
+        })
+        .then((delay) => {
           this.loop = null;
-          if (!this.stopRequested) this.schedule(this.wakeRequested ? 0 : this.pollIntervalMs);
+          if (!this.stopRequested) this.schedule(this.wakeRequested ? 0 : delay);
           this.wakeRequested = false;
         });
     }, ms);
   }
 
-  private async claim(count: number): Promise<ClaimedJob[]> {
+  private async claim(count: number, dedupeKey?: string): Promise<ClaimedJob[]> {
     const now = this.options.now();
     const claim = `${this.worker}:${randomUUID()}`;
+    const only = dedupeKey === undefined ? sql`` : sql`and dedupe_key = ${dedupeKey}`;
     const { rows } = await sql<ClaimedJob>`
       update jobs
          set locked_until = ${new Date(now.getTime() + this.leaseMs)}, locked_by = ${claim} || ':' || id, attempts = attempts + 1
        where id in (select id from jobs
-                     where status = 'pending' and run_at <= ${now} and (locked_until is null or locked_until <= ${now})
+                     where status = 'pending' and run_at <= ${now} and (locked_until is null or locked_until <= ${now}) ${only}
                      order by run_at, id
                      limit ${count}
                      for update skip locked)
@@ -174,8 +279,15 @@ export class JobScheduler {
 
   private async execute(job: ClaimedJob): Promise<void> {
     const handler = this.handlers.get(job.kind);
-    const heartbeat = setInterval(() => void this.extendLease(job).catch(() => undefined), Math.max(1_000, this.leaseMs / 3));
-    heartbeat.unref();
+    this.hold(job.locked_by);
+    try {
+      await this.run(job, handler);
+    } finally {
+      this.release(job.locked_by);
+    }
+  }
+
+  private async run(job: ClaimedJob, handler: JobHandler | undefined): Promise<void> {
     let result: JobResult;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
@@ -187,23 +299,32 @@ export class JobScheduler {
         stopping: () => this.started && this.stopRequested,
       });
     } catch (error) {
-      clearInterval(heartbeat);
       await this.fail(job, error);
       return;
     }
-    clearInterval(heartbeat);
-    const mine = this.db.updateTable('jobs').where('id', '=', job.id).where('locked_by', '=', job.locked_by).where('status', '=', 'pending');
+    const mine = this.db
+      .updateTable('jobs')
+      .where('id', '=', job.id)
+      .where('locked_by', '=', job.locked_by)
+      .where('status', '=', 'pending');
     if (result && 'rerunAt' in result) {
-      await mine.set({ run_at: result.rerunAt, attempts: 0, locked_until: null, locked_by: null, last_error: null }).execute();
+      await mine
+        .set({ run_at: result.rerunAt, attempts: 0, locked_until: null, locked_by: null, last_error: null })
+        .execute();
     } else {
-      await mine.set({ status: 'done', finished_at: this.options.now(), locked_until: null, last_error: null }).execute();
+      await mine
+        .set({ status: 'done', finished_at: this.options.now(), locked_until: null, last_error: null })
+        .execute();
     }
   }
 
   private async fail(job: ClaimedJob, error: unknown): Promise<void> {
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 1_000);
     const gaveUp = job.attempts >= job.max_attempts;
-    this.options.logger[gaveUp ? 'error' : 'warn']({ jobId: job.id, kind: job.kind, attempt: job.attempts, err: error }, gaveUp ? 'job failed for good' : 'job failed, will retry');
+    this.options.logger[gaveUp ? 'error' : 'warn'](
+      { jobId: job.id, kind: job.kind, attempt: job.attempts, err: error },
+      gaveUp ? 'job failed for good' : 'job failed, will retry',
+    );
     const now = this.options.now();
     await this.db
       .updateTable('jobs')
@@ -213,17 +334,13 @@ export class JobScheduler {
       .set(
         gaveUp
           ? { status: 'failed', finished_at: now, locked_until: null, last_error: message }
-          : { run_at: new Date(now.getTime() + jobRetryDelayMs(job.attempts)), locked_until: null, locked_by: null, last_error: message },
+          : {
+              run_at: new Date(now.getTime() + jobRetryDelayMs(job.attempts)),
+              locked_until: null,
+              locked_by: null,
+              last_error: message,
+            },
       )
-      .execute();
-  }
-
-  private async extendLease(job: ClaimedJob): Promise<void> {
-    await this.db
-      .updateTable('jobs')
-      .set({ locked_until: new Date(this.options.now().getTime() + this.leaseMs) })
-      .where('id', '=', job.id)
-      .where('locked_by', '=', job.locked_by)
       .execute();
   }
 }

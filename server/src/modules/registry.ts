@@ -1,23 +1,25 @@
+import type { CredentialSchemes } from '../http/dispatch';
+import type { ErrorRefiner } from '../http/error-handler';
 import type { HandlerMap } from '../http/operations';
-import { passwordsHandlers } from './passwords/passwords.handlers';
-import { probesHandlers } from './probes/probes.handlers';
-import { pushTokensHandlers } from './push-tokens/push-tokens.handlers';
-import { sessionsHandlers } from './sessions/sessions.handlers';
-import { apiKeyHandlers } from './api-keys/api-keys.handlers';
-import { contactHandlers } from './contacts/contacts.handlers';
-import { groupHandlers } from './groups/groups.handlers';
-import { meetingRoomHandlers } from './meeting-rooms/meeting-rooms.handlers';
-import { tenantHandlers } from './tenants/tenants.handlers';
-import { userHandlers } from './users/users.handlers';
-import { externalCommunicationHandlers } from './external-communication/external-communication.handlers';
-import { personalAlarmsHandlers } from './personal-alarms/personal-alarms.handlers';
-import { integrationsHandlers } from './integrations/integrations.handlers';
-import { ssoHandlers } from './sso/sso.handlers';
-import { scimHandlers } from './scim/scim.handlers';
+import { passwordsHandlers, refineNewPasswordIssues } from './passwords';
+import { probesHandlers } from './probes';
+import { pushTokensHandlers } from './push-tokens';
+import { sessionsHandlers } from './sessions';
+import { apiKeyHandlers } from './api-keys';
+import { contactHandlers } from './contacts';
+import { groupHandlers } from './groups';
+import { meetingRoomHandlers } from './meeting-rooms';
+import { tenantHandlers } from './tenants';
+import { userHandlers } from './users';
+import { externalCommunicationHandlers } from './external-communication';
+import { personalAlarmsHandlers } from './personal-alarms';
+import { integrationsHandlers } from './integrations';
+import { ssoHandlers, ssoSignIn } from './sso';
+import { authenticateScimKey, scimHandlers } from './scim';
 
 /** Every operation of the contract, exactly once. */
 export const handlers: HandlerMap = {
-  ...sessionsHandlers,
+  ...sessionsHandlers(ssoSignIn),
   ...probesHandlers,
   ...passwordsHandlers,
   ...pushTokensHandlers,
@@ -33,3 +35,9 @@ export const handlers: HandlerMap = {
   ...ssoHandlers,
   ...scimHandlers,
 };
+
+/** Credential schemes of the contract that a module authenticates (http/dispatch.ts). */
+export const credentialSchemes: CredentialSchemes = { scimApiKey: authenticateScimKey };
+
+/** Module-specific sharpening of errors before they are answered (http/error-handler.ts). */
+export const errorRefiners: readonly ErrorRefiner[] = [refineNewPasswordIssues];

@@ -3,13 +3,19 @@
 import { createHash } from 'node:crypto';
 import nodemailer, { type Transporter, type TransportOptions } from 'nodemailer';
 import type { Db } from '../db/database';
+import type { Language } from '../messages/languages';
 
 export type ChannelName = 'email' | 'sms' | 'voice' | 'push';
 
 export interface OutgoingMessage {
   to: string;
   subject?: string;
+  /** Plain text: the email's text part, the SMS, the voice script, the push text. */
   body: string;
+  /** Email only: the HTML part (same content as `body`). */
+  html?: string;
+  /** The language the message is written in: the email's `lang` and Content-Language, the providers' `language`. */
+  language?: Language;
   /** Display name (email) or sender id (SMS, voice, push) instead of the configured default. */
   sender?: string;
   /**
@@ -26,7 +32,10 @@ export interface Channel {
 }
 
 export class OutboxChannel implements Channel {
-  constructor(readonly name: ChannelName, private readonly db: Db) {}
+  constructor(
+    readonly name: ChannelName,
+    private readonly db: Db,
+  ) {}
   async send(message: OutgoingMessage): Promise<void> {
     await this.db
       .insertInto('outbox')
@@ -38,7 +47,11 @@ export class OutboxChannel implements Channel {
 export class SmtpEmailChannel implements Channel {
   readonly name = 'email' as const;
   private readonly transport: Transporter;
-  constructor(smtpUrl: string, private readonly from: string, options: { timeoutMs?: number } = {}) {
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+    options: { timeoutMs?: number } = {},
+  ) {
     const timeout = options.timeoutMs ?? 15_000;
     // Timeouts belong to the transport (a URL plus options); given as the second argument they would only be
     // message defaults, and a hung server could hold a send for nodemailer's default of minutes.
@@ -55,10 +68,13 @@ export class SmtpEmailChannel implements Channel {
       to: message.to,
       subject: message.subject ?? '',
       text: message.body,
+      ...(message.html ? { html: message.html } : {}),
+      headers: {
+        ...(message.language ? { 'Content-Language': message.language } : {}),
+        ...(message.idempotencyKey ? { 'X-Idempotency-Key': message.idempotencyKey } : {}),
+      },
       // Without a key (one-time codes and the like) nodemailer makes a random Message-ID.
-      ...(message.idempotencyKey
-        ? { messageId: stableMessageId(message.idempotencyKey, this.from), headers: { 'X-Idempotency-Key': message.idempotencyKey } }
-        : {}),
+      ...(message.idempotencyKey ? { messageId: stableMessageId(message.idempotencyKey, this.from) } : {}),
     });
   }
   close(): void {
@@ -75,12 +91,18 @@ const dotAtom = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~
  */
 export function stableMessageId(idempotencyKey: string, from: string): string {
   const domain = /@([^@\s<>]+)>?\s*$/.exec(from)?.[1];
-  const left = dotAtom.test(idempotencyKey) ? idempotencyKey : createHash('sha256').update(idempotencyKey).digest('hex');
+  const left = dotAtom.test(idempotencyKey)
+    ? idempotencyKey
+    : createHash('sha256').update(idempotencyKey).digest('hex');
   return `<${left}@${domain && dotAtom.test(domain) ? domain : 'localhost'}>`;
 }
 
 export class ChannelDeliveryError extends Error {
-  constructor(channel: ChannelName, readonly status: number | null, detail: string) {
+  constructor(
+    channel: ChannelName,
+    readonly status: number | null,
+    detail: string,
+  ) {
     super(`${channel} provider refused the message (${status ?? 'no answer'}): ${detail}`);
     this.name = 'ChannelDeliveryError';
   }
@@ -109,7 +131,14 @@ export class HttpProviderChannel implements Channel {
           ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
           ...(message.idempotencyKey ? { 'idempotency-key': message.idempotencyKey } : {}),
         },
-        body: JSON.stringify({ from: message.sender ?? this.sender, to: message.to, subject: message.subject, text: message.body }),
+        // `language` lets a voice provider pick the voice and a push service localise around the text.
+        body: JSON.stringify({
+          from: message.sender ?? this.sender,
+          to: message.to,
+          subject: message.subject,
+          text: message.body,
+          language: message.language,
+        }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {

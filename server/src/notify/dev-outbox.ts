@@ -8,7 +8,8 @@ export function devOutboxRouter(services: Services): Router {
   router.get('/', async (req, res, next) => {
     try {
       const to = typeof req.query.to === 'string' ? req.query.to : undefined;
-      if (to !== undefined && (to.length === 0 || to.length > 320)) throw new ApiError('BAD_REQUEST', { message: 'to must be 1-320 characters' });
+      if (to !== undefined && (to.length === 0 || to.length > 320))
+        throw new ApiError('BAD_REQUEST', { message: 'to must be 1-320 characters' });
       let query = services.db
         .selectFrom('outbox')
         .select(['channel', 'recipient as to', 'subject', 'body', 'created_at as createdAt'])

@@ -25,7 +25,9 @@ export function createNotifier(config: Config, db: Db): Notifier {
   return {
     email,
     sms: new HttpProviderChannel('sms', n.smsApiUrl!, n.smsApiToken, n.smsSender),
-    voice: n.voiceApiUrl ? new HttpProviderChannel('voice', n.voiceApiUrl, n.voiceApiToken, n.smsSender) : missing('voice'),
+    voice: n.voiceApiUrl
+      ? new HttpProviderChannel('voice', n.voiceApiUrl, n.voiceApiToken, n.smsSender)
+      : missing('voice'),
     push: n.pushApiUrl ? new HttpProviderChannel('push', n.pushApiUrl, n.pushApiToken, n.smsSender) : missing('push'),
     close: () => email.close(),
   };

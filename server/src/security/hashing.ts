@@ -9,11 +9,11 @@ export const emailHash = (email: string): string => sha256Hex(email.trim().toLow
 export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 
 /** A uniformly random numeric one-time code. */
-export const randomDigits = (length: number): string =>
-  Array.from({ length }, () => randomInt(0, 10)).join('');
+export const randomDigits = (length: number): string => Array.from({ length }, () => randomInt(0, 10)).join('');
 
 /** Keyed hash used to store secrets we only need to compare (refresh tokens, codes, keys). */
-export const keyedHash = (key: Buffer, value: string): string => createHmac('sha256', key).update(value).digest('base64url');
+export const keyedHash = (key: Buffer, value: string): string =>
+  createHmac('sha256', key).update(value).digest('base64url');
 
 export const safeEqual = (a: string, b: string): boolean => {
   const x = Buffer.from(a);

@@ -29,7 +29,8 @@ export class Gate {
 
 const hashing = new Gate(Math.max(1, availableParallelism()));
 
-export const hashPassword = (password: string): Promise<string> => hashing.run(() => argon2.hash(password, passwordHashOptions));
+export const hashPassword = (password: string): Promise<string> =>
+  hashing.run(() => argon2.hash(password, passwordHashOptions));
 
 export const verifyPassword = async (hash: string, password: string): Promise<boolean> => {
   try {
@@ -46,4 +47,5 @@ export const currentHashPrefix = `$argon2id$v=19$m=${passwordHashOptions.memoryC
  * True when a stored hash was made with other parameters than today's (rehash after a successful login). Nearly
  * every hash begins with today's parameters, which a string comparison confirms; the rest are parsed.
  */
-export const needsRehash = (hash: string): boolean => !hash.startsWith(currentHashPrefix) && argon2.needsRehash(hash, passwordHashOptions);
+export const needsRehash = (hash: string): boolean =>
+  !hash.startsWith(currentHashPrefix) && argon2.needsRehash(hash, passwordHashOptions);

@@ -16,29 +16,17 @@ export async function generateSigningKey(kid: string): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
 }
 
-function parseSigningKeys(raw: string): JWK[] {
-  let keys: unknown;
-  try {
-    keys = JSON.parse(raw);
-  } catch {
-    throw new Error('ACCESS_TOKEN_SIGNING_KEYS is not valid JSON');
-  }
-  if (!Array.isArray(keys) || keys.length === 0 || keys.some((k) => typeof k !== 'object' || !k?.kid || !k?.d)) {
-    throw new Error('ACCESS_TOKEN_SIGNING_KEYS must be a non-empty JSON array of private JWKs, each with a kid');
-  }
-  return keys as JWK[];
-}
-
 /**
  * Production takes every secret from the environment. Development generates what is missing once and keeps it
  * in the region's data directory (so tokens survive a restart); in-memory runs (tests) generate fresh ones.
  */
 export async function resolveSecrets(config: Config): Promise<Secrets> {
   const fromEnv = {
-    signingKeys: config.secrets.signingKeys ? parseSigningKeys(config.secrets.signingKeys) : null,
+    signingKeys: config.secrets.signingKeys,
     secretKey: config.secrets.secretKey ? Buffer.from(config.secrets.secretKey, 'base64') : null,
   };
-  if (fromEnv.signingKeys && fromEnv.secretKey) return { signingKeys: fromEnv.signingKeys, secretKey: fromEnv.secretKey };
+  if (fromEnv.signingKeys && fromEnv.secretKey)
+    return { signingKeys: fromEnv.signingKeys, secretKey: fromEnv.secretKey };
   if (config.mode === 'production') throw new Error('Production needs ACCESS_TOKEN_SIGNING_KEYS and SECRET_KEY');
 
   const file = config.dataDir ? join(config.dataDir, 'dev-secrets.json') : null;
@@ -48,7 +36,9 @@ export async function resolveSecrets(config: Config): Promise<Secrets> {
   const secretKey = fromEnv.secretKey ?? (stored.secretKey ? Buffer.from(stored.secretKey, 'base64') : randomBytes(32));
   if (file && (!stored.signingKeys || !stored.secretKey)) {
     mkdirSync(config.dataDir!, { recursive: true });
-    writeFileSync(file, JSON.stringify({ signingKeys, secretKey: secretKey.toString('base64') }, null, 2), { mode: 0o600 });
+    writeFileSync(file, JSON.stringify({ signingKeys, secretKey: secretKey.toString('base64') }, null, 2), {
+      mode: 0o600,
+    });
     chmodSync(file, 0o600);
   }
   return { signingKeys, secretKey };

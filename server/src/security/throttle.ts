@@ -1,8 +1,14 @@
 // Throttling whose state lives in the database, so limits hold across every instance of a region. Each
-// operation is one atomic upsert, safe under concurrency on PostgreSQL and PGlite alike.
-import { CompiledQuery, sql } from 'kysely';
+// operation is one atomic statement, safe under concurrency on PostgreSQL and PGlite alike.
+//
+// A lockout check is a few common table expressions that open a statement (lockoutCheck), an attempt's
+// reservation that closes it (lockoutReservation) and the columns that say what happened (lockoutAnswer), read
+// by lockoutVerdict. Throttle.guard is that statement on its own; a sign-in step that must also read or write
+// its own rows in the same round trip writes its statement in its own repository with these parts, e.g.
+// `with ${lockoutCheck(p)}, account as (…), ${lockoutReservation(p)} select ${lockoutAnswer(p)}, …`.
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
-import { compileOnce, placeholder, type Bound } from '../db/prepared';
+import { prepared, type Placeholders } from '../db/prepared';
 import { tooManyRequests } from '../errors';
 
 /** At most `limit` uses per fixed window of `windowSeconds`. */
@@ -22,121 +28,275 @@ export interface LockoutPolicy {
   maxSeconds: number;
 }
 
+/** What a statement's lockout check takes: rate limits to count, locks to respect, an attempt to reserve. */
+export interface GuardOptions {
+  consume?: [key: string, policy: RatePolicy][];
+  lockoutKeys?: string[];
+  attempt?: Attempt;
+}
+
+/**
+ * A sign-in attempt's lockout keys, reserved (counted as a failure) in the guard's statement before the secret is
+ * checked, so concurrent attempts never get more checks than the policy allows one after another. A key
+ * `unlessFamiliar` is neither checked nor counted when the source is familiar to the identity (a successful
+ * sign-in from it before).
+ */
+export interface Attempt {
+  keys: { key: string; policy: LockoutPolicy; unlessFamiliar?: boolean }[];
+  familiar?: { emailHash: string; sourceHash: string };
+}
+
+/** How long a source stays familiar to an identity after its last successful sign-in. */
+export const familiarDays = 90;
+
+/** The named values of a lockout check, to spread into the values of the statement that holds it. */
+export interface LockoutValues {
+  now: string;
+  consumeKeys: string[];
+  consumeWindowEnds: string[];
+  consumeLimits: number[];
+  lockoutKeys: string[];
+  familiarHash: string | null;
+  sourceHash: string | null;
+  attemptKeys: string[];
+  attemptUnlessFamiliar: boolean[];
+  attemptFree: number[];
+  attemptWindowSecs: number[];
+  attemptBaseSecs: number[];
+  attemptMaxSecs: number[];
+}
+
+export function lockoutValues(now: Date, options: GuardOptions): LockoutValues {
+  const consume = options.consume ?? [];
+  const attempt = options.attempt?.keys ?? [];
+  return {
+    now: now.toISOString(),
+    consumeKeys: consume.map(([key]) => key),
+    consumeWindowEnds: consume.map(([, p]) => new Date(now.getTime() + p.windowSeconds * 1000).toISOString()),
+    consumeLimits: consume.map(([, p]) => p.limit),
+    lockoutKeys: options.lockoutKeys ?? [],
+    familiarHash: options.attempt?.familiar?.emailHash ?? null,
+    sourceHash: options.attempt?.familiar?.sourceHash ?? null,
+    attemptKeys: attempt.map((a) => a.key),
+    attemptUnlessFamiliar: attempt.map((a) => a.unlessFamiliar ?? false),
+    attemptFree: attempt.map((a) => a.policy.freeFailures),
+    attemptWindowSecs: attempt.map((a) => a.policy.windowSeconds),
+    attemptBaseSecs: attempt.map((a) => a.policy.baseSeconds),
+    attemptMaxSecs: attempt.map((a) => a.policy.maxSeconds),
+  };
+}
+
+type P = Placeholders<LockoutValues>;
+
+/**
+ * The check, as the first common table expressions of a statement:
+ * - `familiar` (column `yes`): the source signed in successfully as this identity within familiarDays;
+ * - `attempt_policy`: the attempt's keys with their policies, less those a familiar source skips;
+ * - `consumed`: each rate-limited key counted once more in its window;
+ * - `guard_refused` (column `refused`): a rate limit is exceeded, or a lockout or attempt key is locked now.
+ * A statement's own writes that must not happen when the request is refused check `guard_refused`.
+ */
+export const lockoutCheck = (p: P) => sql`familiar as (
+      select exists (select 1 from sign_in_sources f where f.email_hash = ${p.familiarHash}::text and f.source_hash = ${p.sourceHash}::text
+        and f.last_seen_at > ${p.now}::timestamptz - make_interval(days => ${sql.lit(familiarDays)})) as yes),
+    attempt_policy as (
+      select * from unnest(${p.attemptKeys}::text[], ${p.attemptUnlessFamiliar}::bool[], ${p.attemptFree}::int[], ${p.attemptWindowSecs}::float8[], ${p.attemptBaseSecs}::float8[], ${p.attemptMaxSecs}::float8[])
+        as a (key, unless_familiar, free, window_secs, base_secs, max_secs)
+      where not (a.unless_familiar and (select yes from familiar))),
+    consumed as (
+      insert into throttles (key, count, window_ends_at)
+      select key, 1, window_ends_at from unnest(${p.consumeKeys}::text[], ${p.consumeWindowEnds}::timestamptz[]) as counted (key, window_ends_at)
+      on conflict (key) do update set
+        count = case when throttles.window_ends_at <= ${p.now}::timestamptz then 1 else throttles.count + 1 end,
+        window_ends_at = case when throttles.window_ends_at <= ${p.now}::timestamptz then excluded.window_ends_at else throttles.window_ends_at end
+      returning key, count, window_ends_at),
+    guard_refused as (
+      select exists (select 1 from consumed c join unnest(${p.consumeKeys}::text[], ${p.consumeLimits}::int[]) as policy (key, max) on policy.key = c.key where c.count > policy.max)
+        or exists (select 1 from throttles t where (t.key = any(${p.lockoutKeys}::text[]) or t.key in (select key from attempt_policy)) and t.blocked_until > ${p.now}::timestamptz) as refused)`;
+
+/** An SQL condition: the attempt is reserved (not refused, and not `unless`). */
+const reservationDue = (unless?: RawBuilder<unknown>) =>
+  unless
+    ? sql`not (select refused from guard_refused) and not (${unless})`
+    : sql`not (select refused from guard_refused)`;
+
+/**
+ * The attempt's reservation, as the common table expression `reserved`: each key counted as a failure (a new
+ * window when the last one ended), locked for base × 2^(failures over the free ones) once past them, at most the
+ * policy's longest lock. Skipped when the request is refused, and when `unless` (an SQL condition: a session
+ * started on a probe's proof needs no second check). A key locked meanwhile by a concurrent attempt is not
+ * counted again: lockoutVerdict refuses the request like a lock.
+ */
+export function lockoutReservation(p: P, unless?: RawBuilder<unknown>) {
+  const next = sql`(case when throttles.window_ends_at <= ${p.now}::timestamptz then 1 else throttles.count + 1 end)`;
+  const policy = (column: string) =>
+    sql`(select ${sql.ref(`a.${column}`)} from attempt_policy a where a.key = throttles.key)`;
+  return sql`reserved as (
+      insert into throttles (key, count, window_ends_at, blocked_until)
+      select a.key, 1, ${p.now}::timestamptz + make_interval(secs => a.window_secs),
+        case when a.free < 1 then ${p.now}::timestamptz + make_interval(secs => a.base_secs) end
+      from attempt_policy a
+      where ${reservationDue(unless)}
+      on conflict (key) do update set
+        count = ${next},
+        window_ends_at = excluded.window_ends_at,
+        blocked_until = case when ${next} > ${policy('free')}
+          then ${p.now}::timestamptz + make_interval(secs => least(${policy('base_secs')} * power(2, ${next} - ${policy('free')} - 1), ${policy('max_secs')}))
+          else throttles.blocked_until end
+      where throttles.blocked_until is null or throttles.blocked_until <= ${p.now}::timestamptz
+      returning key)`;
+}
+
+/** The columns lockoutVerdict reads, with the same `unless` as the reservation. */
+export const lockoutAnswer = (
+  p: P,
+  unless?: RawBuilder<unknown>,
+) => sql`(select json_agg(c) from consumed c) as consumed,
+      (select json_agg(json_build_object('key', t.key, 'blocked_until', t.blocked_until)) from throttles t
+        where t.key = any(${p.lockoutKeys}::text[]) or t.key in (select key from attempt_policy)) as recorded,
+      (select json_agg(r) from reserved r) as reserved,
+      (select count(*) from attempt_policy) as attempt_keys,
+      ${reservationDue(unless)} as reservation_due,
+      (select yes from familiar) as familiar`;
+
+export interface LockoutAnswer {
+  consumed: { key: string; count: number; window_ends_at: string }[] | null;
+  recorded: { key: string; blocked_until: string | null }[] | null;
+  reserved: { key: string }[] | null;
+  attempt_keys: number | string;
+  reservation_due: boolean;
+  familiar: boolean | null;
+}
+
+export interface Verdict {
+  /** Lockout and attempt keys with a row on record. */
+  onRecord: Set<string>;
+  /** The attempt keys reserved (to give back on success). */
+  reserved: string[];
+  /** The source is familiar to the identity. */
+  familiar: boolean;
+}
+
+/** Reads the lockout answer: throws 429 TOO_MANY_REQUESTS (with the wait) when refused, else what was reserved. */
+export function lockoutVerdict(row: LockoutAnswer, now: Date, options: GuardOptions): Verdict {
+  const consume = options.consume ?? [];
+  const over = (row.consumed ?? []).filter((r) => r.count > consume.find(([key]) => key === r.key)![1].limit);
+  if (over.length) throw tooManyRequests(new Date(Math.max(...over.map((r) => new Date(r.window_ends_at).getTime()))));
+  const recorded = row.recorded ?? [];
+  const until = recorded
+    .map((r) => (r.blocked_until === null ? 0 : new Date(r.blocked_until).getTime()))
+    .filter((t) => t > now.getTime());
+  if (until.length) throw tooManyRequests(new Date(Math.max(...until)));
+  const reserved = (row.reserved ?? []).map((r) => r.key);
+  // A concurrent attempt locked a key between this statement's look and its reservation: refused like a lock.
+  if (row.reservation_due && reserved.length < Number(row.attempt_keys)) {
+    const attempt = options.attempt?.keys ?? [];
+    throw tooManyRequests(new Date(now.getTime() + Math.min(...attempt.map((a) => a.policy.baseSeconds)) * 1000));
+  }
+  return { onRecord: new Set(recorded.map((r) => r.key)), reserved, familiar: row.familiar === true };
+}
+
+/** The lockout check on its own: rate limits, lockouts and an attempt's reservation, one statement. */
+const guardStatement = prepared<LockoutAnswer, LockoutValues>(
+  (_db, p) => sql<LockoutAnswer>`with ${lockoutCheck(p)}, ${lockoutReservation(p)} select ${lockoutAnswer(p)}`,
+);
+
 export class Throttle {
-  constructor(private readonly db: Db, private readonly now: () => Date) {}
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date,
+  ) {}
 
   /** Counts one use of each key; past any limit throws 429 TOO_MANY_REQUESTS until that window ends. */
   async consume(...entries: [key: string, policy: RatePolicy][]): Promise<void> {
-    await this.guard({ consume: entries, lockoutKeys: [] });
-  }
-
-  /** Throws 429 while any of the keys is locked out; answers which keys have failures on record. */
-  async assertNotBlocked(...keys: string[]): Promise<Set<string>> {
-    return (await this.guard({ lockoutKeys: keys })).onRecord;
+    await this.guard({ consume: entries });
   }
 
   /**
-   * `consume` and `assertNotBlocked` in one statement, with the caller's own reads or writes riding along
-   * (`alongside`: named prepared fragments with their values, each answered as its first row in JSON, or null):
-   * a sign-in step makes one round trip to the database instead of three. Rate limits are checked before
-   * lockouts. A fragment may read the fragments before it by their names, and `guard_refused` (one row, one
-   * column `refused`: true when a limit or a lockout refuses this request), so that its writes happen only when
-   * the guard lets the request through. The keys travel as arrays, so the statement's text depends only on what
-   * rides along and is compiled once for each such set (see db/prepared.ts).
+   * Rate limits, lockout checks and an attempt's reservation (`attempt`, see Attempt) in one statement. Rate
+   * limits are checked before lockouts.
    */
-  async guard<A extends Record<string, Bound> = Record<never, never>>(options: {
-    consume?: [key: string, policy: RatePolicy][];
-    lockoutKeys: string[];
-    alongside?: A;
-  }): Promise<{ onRecord: Set<string>; alongside: { [K in keyof A]: Record<string, unknown> | null } }> {
+  async guard(options: GuardOptions): Promise<Verdict> {
     const now = this.now();
-    const consume = options.consume ?? [];
-    const alongside = Object.entries(options.alongside ?? {});
-    const values: unknown[] = [
-      now.toISOString(),
-      consume.map(([key]) => key),
-      consume.map(([, p]) => new Date(now.getTime() + p.windowSeconds * 1000).toISOString()),
-      options.lockoutKeys,
-      consume.map(([, p]) => p.limit),
-    ];
-    for (const [, bound] of alongside) values.push(...bound.values);
-    const { rows } = await this.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(guardText(this.db, alongside), values));
-    const row = rows[0];
-    const used = (row.consumed ?? []) as { key: string; count: number; window_ends_at: string }[];
-    const over = used.filter((r) => r.count > consume.find(([key]) => key === r.key)![1].limit);
-    if (over.length) throw tooManyRequests(new Date(Math.max(...over.map((r) => new Date(r.window_ends_at).getTime()))));
-    const recorded = (row.recorded ?? []) as { key: string; blocked_until: string | null }[];
-    const until = recorded.map((r) => (r.blocked_until === null ? 0 : new Date(r.blocked_until).getTime())).filter((t) => t > now.getTime());
-    if (until.length) throw tooManyRequests(new Date(Math.max(...until)));
-    const answers = Object.fromEntries(alongside.map(([name]) => [name, (row[name] ?? null) as Record<string, unknown> | null]));
-    return { onRecord: new Set(recorded.map((r) => r.key)), alongside: answers as { [K in keyof A]: Record<string, unknown> | null } };
+    const [row] = await guardStatement(this.db, lockoutValues(now, options));
+    return lockoutVerdict(row, now, options);
   }
 
-  /** Records a failure and returns the lockout it caused, if any. */
-  async recordFailure(key: string, policy: LockoutPolicy): Promise<Date | null> {
-    const now = this.now();
-    const windowEnds = new Date(now.getTime() + policy.windowSeconds * 1000);
-    const next = sql`(case when throttles.window_ends_at <= ${now}::timestamptz then 1 else throttles.count + 1 end)`;
-    const { rows } = await sql<{ blocked_until: Date | null }>`
-      insert into throttles (key, count, window_ends_at, blocked_until)
-      values (${key}, 1, ${windowEnds}::timestamptz, ${policy.freeFailures < 1 ? sql`${now}::timestamptz + make_interval(secs => ${policy.baseSeconds})` : sql`null`})
-      on conflict (key) do update set
-        count = ${next},
-        window_ends_at = ${windowEnds}::timestamptz,
-        blocked_until = case when ${next} > ${policy.freeFailures}
-          then ${now}::timestamptz + make_interval(secs => least(${policy.baseSeconds}::float8 * power(2, ${next} - ${policy.freeFailures} - 1), ${policy.maxSeconds}::float8))
-          else throttles.blocked_until end
-      returning blocked_until`.execute(this.db);
-    const until = rows[0].blocked_until;
-    return until && new Date(until) > now ? new Date(until) : null;
+  /**
+   * Gives back what a successful attempt reserved: `clear` keys are deleted (consecutive failures end with a
+   * success), `refund` keys count one attempt less; and, when given, the source becomes familiar to the identity.
+   */
+  async refund(options: {
+    clear: string[];
+    refund: [key: string, policy: LockoutPolicy][];
+    familiar?: { emailHash: string; sourceHash: string };
+  }): Promise<void> {
+    await refundStatement(this.db, {
+      clear: options.clear,
+      refund: options.refund.map(([key]) => key),
+      free: options.refund.map(([, p]) => p.freeFailures),
+      emailHash: options.familiar?.emailHash ?? null,
+      sourceHash: options.familiar?.sourceHash ?? null,
+      now: this.now().toISOString(),
+    });
   }
 
-  async clear(key: string): Promise<void> {
-    await this.db.deleteFrom('throttles').where('key', '=', key).execute();
+  /** Ends an identity's sign-in failures on record: its account-wide counter and those of every address. */
+  async clearIdentity(emailHash: string): Promise<void> {
+    if (!/^[0-9a-f]{64}$/.test(emailHash)) return;
+    await this.db
+      .deleteFrom('throttles')
+      .where((eb) =>
+        eb.or([eb('key', '=', `login:account:${emailHash}`), eb('key', 'like', `login:pair:${emailHash}:%`)]),
+      )
+      .execute();
   }
 }
 
-/** The guard's five values come first: now, the keys to count and their windows' ends, the lockout keys, the limits. */
-const guardArity = 5;
-const guardTexts = new Map<string, string>();
-
-/** The guard statement's text for this set of fragments riding along, compiled on first use. */
-function guardText(db: Db, alongside: [string, Bound][]): string {
-  const shape = alongside.map(([name, bound]) => `${name}:${bound.fragment.id}`).join(',');
-  let text = guardTexts.get(shape);
-  if (text) return text;
-  let next = guardArity;
-  const ctes = alongside.flatMap(([name, { fragment }]) => {
-    const params = Array.from({ length: fragment.arity }, () => placeholder(++next));
-    const before = fragment.before?.(db, ...params) ?? [];
-    return [...before, [name, fragment.build(db, ...params)] as const].map(([cte, query]) => sql`, ${sql.id(cte)} as (${query})`);
-  });
-  const [now, keys, windowEnds, lockoutKeys, limits] = [1, 2, 3, 4, 5].map(placeholder);
-  const query = sql`with consumed as (
-      insert into throttles (key, count, window_ends_at)
-      select key, 1, window_ends_at from unnest(${keys}::text[], ${windowEnds}::timestamptz[]) as counted (key, window_ends_at)
-      on conflict (key) do update set
-        count = case when throttles.window_ends_at <= ${now}::timestamptz then 1 else throttles.count + 1 end,
-        window_ends_at = case when throttles.window_ends_at <= ${now}::timestamptz then excluded.window_ends_at else throttles.window_ends_at end
-      returning key, count, window_ends_at),
-    guard_refused as (
-      select exists (select 1 from consumed c join unnest(${keys}::text[], ${limits}::int[]) as policy (key, max) on policy.key = c.key where c.count > policy.max)
-        or exists (select 1 from throttles t where t.key = any(${lockoutKeys}::text[]) and t.blocked_until > ${now}::timestamptz) as refused)${sql.join(ctes, sql``)}
-    select (select json_agg(c) from consumed c) as consumed,
-      (select json_agg(json_build_object('key', t.key, 'blocked_until', t.blocked_until)) from throttles t where t.key = any(${lockoutKeys}::text[])) as recorded
-      ${sql.join(alongside.map(([name]) => sql`, (select row_to_json(a) from ${sql.id(name)} a limit 1) as ${sql.id(name)}`), sql``)}`;
-  text = compileOnce(db, query, next);
-  guardTexts.set(shape, text);
-  return text;
-}
+const refundStatement = prepared<
+  never,
+  {
+    clear: string[];
+    refund: string[];
+    free: number[];
+    emailHash: string | null;
+    sourceHash: string | null;
+    now: string;
+  }
+>(
+  (_db, p) => sql<never>`
+    with cleared as (delete from throttles where key = any(${p.clear}::text[])),
+    refunded as (
+      update throttles t set count = greatest(t.count - 1, 0),
+        blocked_until = case when t.count - 1 <= r.free then null else t.blocked_until end
+      from unnest(${p.refund}::text[], ${p.free}::int[]) as r (key, free)
+      where t.key = r.key)
+    insert into sign_in_sources (email_hash, source_hash, last_seen_at)
+    select ${p.emailHash}::text, ${p.sourceHash}::text, ${p.now}::timestamptz where ${p.emailHash}::text is not null and ${p.sourceHash}::text is not null
+    on conflict (email_hash, source_hash) do update set last_seen_at = excluded.last_seen_at`,
+);
 
 /** The numbers, in one place (documented in docs/decisions.md). */
 export const policies = {
-  /** Failed logins or probes per identity hash (the same whether or not the account exists). */
-  loginPerAccount: { freeFailures: 5, windowSeconds: 3600, baseSeconds: 30, maxSeconds: 900 },
-  /** Failed logins, probes and coAlert codes per client address. */
+  /**
+   * Failed logins, probes and one-time codes per identity hash and source address (the same whether or not the
+   * account exists): bounds the guessing of one source against one account.
+   */
+  loginPerPair: { freeFailures: 5, windowSeconds: 86_400, baseSeconds: 30, maxSeconds: 3600 },
+  /**
+   * The account-wide ceiling: failures per identity hash from sources not familiar to it (a familiar source is
+   * one the account signed in from successfully within 90 days; the right password from there is never refused
+   * because of failures from elsewhere).
+   */
+  loginPerAccount: { freeFailures: 20, windowSeconds: 86_400, baseSeconds: 60, maxSeconds: 3600 },
+  /** Failed logins, probes and coAlert codes per client address (familiar sources are not held back by it). */
   loginPerAddress: { freeFailures: 20, windowSeconds: 3600, baseSeconds: 60, maxSeconds: 3600 },
   probePerAddress: { limit: 60, windowSeconds: 60 },
+  /**
+   * `sso` grants per client address, whoever the email is: the grant checks no secret (the identity provider
+   * does), so it moves no lockout; this bounds the pending sessions one address can open.
+   */
+  ssoGrantPerAddress: { limit: 60, windowSeconds: 60 },
   probePerHash: { limit: 10, windowSeconds: 60 },
   otpSendPerUser: { limit: 10, windowSeconds: 3600 },
   passwordResetPerHash: { limit: 3, windowSeconds: 3600 },

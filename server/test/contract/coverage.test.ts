@@ -77,7 +77,7 @@ describe('the bundled contract', () => {
     expect(spec.paths[path].servers).toEqual([expect.objectContaining({ url: '/core' })]);
   });
 
-  test('every code of the spec\'s error catalogue is in the ErrorCode enum', () => {
+  test("every code of the spec's error catalogue is in the ErrorCode enum", () => {
     const codes = spec.components.schemas.ErrorCode.enum;
     const catalogue = `BAD_REQUEST UNAUTHORIZED EXPIRED_ACCESS_TOKEN FORBIDDEN INTERNAL_SERVER_ERROR TOO_MANY_REQUESTS
       INSUFFICIENT_PRIVILEGES NOT_FOUND LIMIT_REACHED NOT_IMPLEMENTED INVALID_AUTHORIZATION_HEADER INVALID_CREDENTIALS

@@ -40,7 +40,9 @@ describe('the operation → handler map', () => {
   }, 60_000);
 
   test('removing a handler fails the type check', () => {
-    const errors = compile(`${header}\nconst { listTenants: _removed, ...rest } = handlers;\nconst all: HandlerMap = rest;\nvoid all;`);
+    const errors = compile(
+      `${header}\nconst { listTenants: _removed, ...rest } = handlers;\nconst all: HandlerMap = rest;\nvoid all;`,
+    );
     expect(errors.join('\n')).toMatch(/listTenants/);
   }, 60_000);
 

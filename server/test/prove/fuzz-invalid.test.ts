@@ -14,7 +14,7 @@ let ctx: TestContext;
 let world: World;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { TRUST_PROXY: 'true' } });
+  ctx = await createTestContext({ env: { TRUST_PROXY: '1' } });
   world = await buildWorld(ctx);
 }, 60_000);
 afterAll(() => ctx.close());
@@ -28,19 +28,24 @@ describe('invalid and hostile requests, every operation', () => {
     expect(operations().length).toBeGreaterThanOrEqual(60);
   });
 
-  test.each(operations().map((op) => [op.operationId, op] as const))('%s: never 5xx, always the envelope, broken contract → 4xx', async (_id, op) => {
-    const caller = await callerFor(ctx.services, world.A.admin.id);
-    const base = validRequest(op, world.A, caller);
-    const mutations = mutationsOf(op, base);
-    expect(mutations.length).toBeGreaterThan(op.parameters.length + (op.body ? 10 : 0));
-    const problems: string[] = [];
-    for (const m of mutations) {
-      const res = await send(ctx.app, { ...m.req, headers: { ...m.req.headers, 'x-forwarded-for': nextAddress() } });
-      const envelope = envelopeProblem(op, res);
-      if (isServerFault(res.status)) problems.push(`${m.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-      else if (envelope) problems.push(`${m.name}: ${res.status} ${envelope}`);
-      else if (m.mustReject && (res.status < 400 || res.status >= 500)) problems.push(`${m.name}: accepted with ${res.status}`);
-    }
-    expect(problems).toEqual([]);
-  });
+  test.each(operations().map((op) => [op.operationId, op] as const))(
+    '%s: never 5xx, always the envelope, broken contract → 4xx',
+    async (_id, op) => {
+      const caller = await callerFor(ctx.services, world.A.admin.id);
+      const base = validRequest(op, world.A, caller);
+      const mutations = mutationsOf(op, base);
+      expect(mutations.length).toBeGreaterThan(op.parameters.length + (op.body ? 10 : 0));
+      const problems: string[] = [];
+      for (const m of mutations) {
+        const res = await send(ctx.app, { ...m.req, headers: { ...m.req.headers, 'x-forwarded-for': nextAddress() } });
+        const envelope = envelopeProblem(op, res);
+        if (isServerFault(res.status))
+          problems.push(`${m.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+        else if (envelope) problems.push(`${m.name}: ${res.status} ${envelope}`);
+        else if (m.mustReject && (res.status < 400 || res.status >= 500))
+          problems.push(`${m.name}: accepted with ${res.status}`);
+      }
+      expect(problems).toEqual([]);
+    },
+  );
 });

@@ -12,15 +12,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => ctx.close());
 
-const asAdmin = (r: request.Test) => r.set(v1).set('authorization', `Bearer ${world.A.admin.token}`).set('cosafe-tenant-id', String(world.A.tenantId));
-const scim = (r: request.Test) => r.set('authorization', `Bearer ${world.A.apiKey.key}`).set('content-type', 'application/scim+json');
+const asAdmin = (r: request.Test) =>
+  r.set(v1).set('authorization', `Bearer ${world.A.admin.token}`).set('cosafe-tenant-id', String(world.A.tenantId));
+const scim = (r: request.Test) =>
+  r.set('authorization', `Bearer ${world.A.apiKey.key}`).set('content-type', 'application/scim+json');
 
 describe('a NUL character (U+0000), which PostgreSQL text cannot hold (was 500 INTERNAL_SERVER_ERROR)', () => {
   test('in a body string, answers 400 BAD_REQUEST naming the property', async () => {
     const res = await asAdmin(request(ctx.app).post('/core/v1/api-keys')).send({ name: 'key\u0000name' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', issues: [{ where: 'body', path: '/name' }] });
-    expect(await ctx.services.db.selectFrom('api_keys').select('id').where('name', 'like', 'key%name').execute()).toEqual([]);
+    expect(
+      await ctx.services.db.selectFrom('api_keys').select('id').where('name', 'like', 'key%name').execute(),
+    ).toEqual([]);
   });
 
   test('nested in a body, answers 400 BAD_REQUEST with its JSON pointer', async () => {
@@ -38,10 +42,18 @@ describe('a NUL character (U+0000), which PostgreSQL text cannot hold (was 500 I
   });
 
   test('under a key with / and ~ or in a key itself, the pointer escapes them (RFC 6901)', async () => {
-    const inValue = await asAdmin(request(ctx.app).post('/core/v1/api-keys')).send({ name: 'x', 'we/ird~key': ['fine', { deep: 'bad\u0000' }] });
+    const inValue = await asAdmin(request(ctx.app).post('/core/v1/api-keys')).send({
+      name: 'x',
+      'we/ird~key': ['fine', { deep: 'bad\u0000' }],
+    });
     expect(inValue.status).toBe(400);
-    expect(inValue.body.error.issues).toEqual([expect.objectContaining({ where: 'body', path: '/we~1ird~0key/1/deep' })]);
-    const inKey = await asAdmin(request(ctx.app).post('/core/v1/api-keys')).send({ name: 'x', outer: { 'k\u0000': 1 } });
+    expect(inValue.body.error.issues).toEqual([
+      expect.objectContaining({ where: 'body', path: '/we~1ird~0key/1/deep' }),
+    ]);
+    const inKey = await asAdmin(request(ctx.app).post('/core/v1/api-keys')).send({
+      name: 'x',
+      outer: { 'k\u0000': 1 },
+    });
     expect(inKey.status).toBe(400);
     expect(inKey.body.error.issues).toEqual([expect.objectContaining({ where: 'body', path: '/outer/k\u0000' })]);
   });
@@ -53,11 +65,13 @@ describe('a NUL character (U+0000), which PostgreSQL text cannot hold (was 500 I
   });
 
   test('in the path, answers 400 BAD_REQUEST', async () => {
-    const res = await request(ctx.app).get('/core/v1/scim/v2/Users/abc%00def').set('authorization', `Bearer ${world.A.apiKey.key}`);
+    const res = await request(ctx.app)
+      .get('/core/v1/scim/v2/Users/abc%00def')
+      .set('authorization', `Bearer ${world.A.apiKey.key}`);
     expect(res.status).toBe(400);
   });
 
-  test('in a SCIM body, answers SCIM\'s 400 error', async () => {
+  test("in a SCIM body, answers SCIM's 400 error", async () => {
     const res = await scim(request(ctx.app).post('/core/v1/scim/v2/Groups')).send({ displayName: 'Group\u0000' });
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/application\/scim\+json/);
@@ -65,7 +79,9 @@ describe('a NUL character (U+0000), which PostgreSQL text cannot hold (was 500 I
   });
 
   test('other unusual text still works: emoji, right-to-left marks, zero-width spaces', async () => {
-    const res = await asAdmin(request(ctx.app).post('/core/v1/api-keys')).send({ name: 'Nyckel 😀 \u202eabc\u202c zero\u200bwidth' });
+    const res = await asAdmin(request(ctx.app).post('/core/v1/api-keys')).send({
+      name: 'Nyckel 😀 \u202eabc\u202c zero\u200bwidth',
+    });
     expect(res.status).toBe(201);
     expect(res.body.name).toBe('Nyckel 😀 \u202eabc\u202c zero\u200bwidth');
   });
@@ -73,9 +89,13 @@ describe('a NUL character (U+0000), which PostgreSQL text cannot hold (was 500 I
 
 describe('a bracketed query key the contract does not declare (was 500 from the validator)', () => {
   test('on an array parameter, answers 400 BAD_REQUEST naming the key', async () => {
-    const res = await asAdmin(request(ctx.app).get('/core/v1/external-communications/messages?externalCommunicationGroupIds[$gt]=1'));
+    const res = await asAdmin(
+      request(ctx.app).get('/core/v1/external-communications/messages?externalCommunicationGroupIds[$gt]=1'),
+    );
     expect(res.status).toBe(400);
-    expect(res.body.error.issues).toEqual([expect.objectContaining({ where: 'query', path: 'externalCommunicationGroupIds[$gt]' })]);
+    expect(res.body.error.issues).toEqual([
+      expect.objectContaining({ where: 'query', path: 'externalCommunicationGroupIds[$gt]' }),
+    ]);
   });
 
   test('prototype-pollution shaped keys answer 400 BAD_REQUEST', async () => {
@@ -84,18 +104,25 @@ describe('a bracketed query key the contract does not declare (was 500 from the 
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
-  test('the contract\'s own bracketed names still work', async () => {
-    const res = await asAdmin(request(ctx.app).get(`/core/v1/groups?name[match]=${encodeURIComponent(world.A.marker)}&membersCount[gte]=1`));
+  test("the contract's own bracketed names still work", async () => {
+    const res = await asAdmin(
+      request(ctx.app).get(`/core/v1/groups?name[match]=${encodeURIComponent(world.A.marker)}&membersCount[gte]=1`),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.map((g: { id: number }) => g.id)).toContain(world.A.groupId);
   });
 });
 
 describe('SCIM paging past every bigint (was 500: invalid input syntax for type bigint)', () => {
-  test.each(['Users', 'Groups'])('GET /scim/v2/%s?startIndex=99999999999999999999999 answers an empty page', async (resource) => {
-    const res = await request(ctx.app).get(`/core/v1/scim/v2/${resource}?startIndex=99999999999999999999999`).set('authorization', `Bearer ${world.A.apiKey.key}`);
-    expect(res.status).toBe(200);
-    expect(res.body.Resources).toEqual([]);
-    expect(res.body.totalResults).toBeGreaterThan(0);
-  });
+  test.each(['Users', 'Groups'])(
+    'GET /scim/v2/%s?startIndex=99999999999999999999999 answers an empty page',
+    async (resource) => {
+      const res = await request(ctx.app)
+        .get(`/core/v1/scim/v2/${resource}?startIndex=99999999999999999999999`)
+        .set('authorization', `Bearer ${world.A.apiKey.key}`);
+      expect(res.status).toBe(200);
+      expect(res.body.Resources).toEqual([]);
+      expect(res.body.totalResults).toBeGreaterThan(0);
+    },
+  );
 });

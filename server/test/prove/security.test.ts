@@ -7,13 +7,15 @@ import { isAllowedRedirect } from '../../../web/src/login/redirect-allow-list';
 import { isAllowedSsoRedirect } from '../../src/modules/sso/redirect-uri';
 import { emailHash } from '../../src/security/hashing';
 import { createTestContext, type TestContext } from '../support/context';
-import { insertTenant, insertUser, signIn, v1 } from '../support/fixtures';
+import { insertTenant, insertUser, pendingSsoSignIn, signIn, v1 } from '../support/fixtures';
 import { insertUserWithPassword } from '../support/sign-in';
 import { allowedPage, craftedRedirects } from './support/crafted-redirects';
 
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { TRUST_PROXY: 'true', REDIRECT_ALLOW_LIST: `${allowedPage},https://login.example.com/app/` } });
+  ctx = await createTestContext({
+    env: { TRUST_PROXY: '1', REDIRECT_ALLOW_LIST: `${allowedPage},https://login.example.com/app/` },
+  });
 });
 afterAll(() => ctx.close());
 
@@ -48,7 +50,10 @@ describe('crafted redirect targets', () => {
 
   describe('through the API', () => {
     const acs = (relayState: string) =>
-      request(ctx.app).post('/core/saml/acs').type('form').send({ SAMLResponse: Buffer.from('<samlp:Response/>').toString('base64'), RelayState: relayState });
+      request(ctx.app)
+        .post('/core/saml/acs')
+        .type('form')
+        .send({ SAMLResponse: Buffer.from('<samlp:Response/>').toString('base64'), RelayState: relayState });
 
     test('the SAML assertion consumer service sends the browser to the allowed page (with an error, the assertion being junk)', async () => {
       const res = await acs(allowedPage);
@@ -56,27 +61,38 @@ describe('crafted redirect targets', () => {
       expect(new URL(res.headers.location).origin + new URL(res.headers.location).pathname).toBe(allowedPage);
     });
 
-    test.each(craftedRedirects.filter(([, url]) => url !== ''))('the SAML assertion consumer service refuses RelayState %s', async (_category, url) => {
-      const res = await acs(url);
-      expect(res.status).toBe(400);
-      expect(res.headers.location).toBeUndefined();
-    });
+    test.each(craftedRedirects.filter(([, url]) => url !== ''))(
+      'the SAML assertion consumer service refuses RelayState %s',
+      async (_category, url) => {
+        const res = await acs(url);
+        expect(res.status).toBe(400);
+        expect(res.headers.location).toBeUndefined();
+      },
+    );
 
     test('a SAML challenge refuses every crafted redirectUri before anything else', async () => {
       const tenantId = await insertTenant(ctx.services);
       const domain = `sso-${randomUUID().slice(0, 8)}.example.test`;
       await ctx.services.db.insertInto('sso_domains').values({ domain, tenant_id: tenantId, kind: 'saml' }).execute();
-      const user = await insertUser(ctx.services, { email: `someone@${domain}`, tenants: [tenantId] });
       const refused: string[] = [];
       for (const [category, url] of craftedRedirects) {
-        const { sessionId, accessToken } = await signIn(ctx.services, user.id, { saml: 'unverified' });
-        const res = await request(ctx.app).post(`/core/v1/sessions/${sessionId}/challenges`).set(v1).set('authorization', `Bearer ${accessToken}`).send({ saml: { redirectUri: url } });
-        if (res.status === 400 && ['INVALID_REDIRECT_URI', 'BAD_REQUEST'].includes(res.body.error?.code)) refused.push(category);
+        const { sessionId, accessToken } = await pendingSsoSignIn(ctx.services, tenantId, 'saml');
+        const res = await request(ctx.app)
+          .post(`/core/v1/sessions/${sessionId}/challenges`)
+          .set(v1)
+          .set('authorization', `Bearer ${accessToken}`)
+          .send({ saml: { redirectUri: url } });
+        if (res.status === 400 && ['INVALID_REDIRECT_URI', 'BAD_REQUEST'].includes(res.body.error?.code))
+          refused.push(category);
         else throw new Error(`${category} (${JSON.stringify(url)}) answered ${res.status} ${JSON.stringify(res.body)}`);
       }
       expect(refused).toHaveLength(craftedRedirects.length);
-      const { sessionId, accessToken } = await signIn(ctx.services, user.id, { saml: 'unverified' });
-      const allowed = await request(ctx.app).post(`/core/v1/sessions/${sessionId}/challenges`).set(v1).set('authorization', `Bearer ${accessToken}`).send({ saml: { redirectUri: allowedPage } });
+      const { sessionId, accessToken } = await pendingSsoSignIn(ctx.services, tenantId, 'saml');
+      const allowed = await request(ctx.app)
+        .post(`/core/v1/sessions/${sessionId}/challenges`)
+        .set(v1)
+        .set('authorization', `Bearer ${accessToken}`)
+        .send({ saml: { redirectUri: allowedPage } });
       expect(allowed.body.error?.code).not.toBe('INVALID_REDIRECT_URI');
     });
   });
@@ -94,9 +110,19 @@ describe('security headers', () => {
   const answers: [string, () => request.Test][] = [
     ['an API answer', () => request(ctx.app).get('/core/v1/tenants').set(v1).set('authorization', `Bearer ${token}`)],
     ['an API error', () => request(ctx.app).get('/core/v1/tenants').set(v1)],
-    ['a validation error', () => request(ctx.app).get('/core/v1/tenants?limit=abc').set(v1).set('authorization', `Bearer ${token}`)],
+    [
+      'a validation error',
+      () => request(ctx.app).get('/core/v1/tenants?limit=abc').set(v1).set('authorization', `Bearer ${token}`),
+    ],
     ['an unknown route', () => request(ctx.app).get('/core/v1/nothing-here')],
-    ['a sign-in answer', () => request(ctx.app).post('/core/v1/sessions').set(v1).send({ grantType: 'password', email: 'nobody@example.test', password: 'Whatever-1!' })],
+    [
+      'a sign-in answer',
+      () =>
+        request(ctx.app)
+          .post('/core/v1/sessions')
+          .set(v1)
+          .send({ grantType: 'password', email: 'nobody@example.test', password: 'Whatever-1!' }),
+    ],
     ['the health check', () => request(ctx.app).get('/healthz')],
     ['the readiness check', () => request(ctx.app).get('/readyz')],
     ['the API docs', () => request(ctx.app).get('/docs')],
@@ -127,7 +153,10 @@ describe('security headers', () => {
 
   test('CORS never reflects an arbitrary origin or allows credentials', async () => {
     for (const origin of ['https://evil.test', 'null', 'http://localhost:5173.evil.test']) {
-      const res = await request(ctx.app).options('/core/v1/sessions').set('origin', origin).set('access-control-request-method', 'POST');
+      const res = await request(ctx.app)
+        .options('/core/v1/sessions')
+        .set('origin', origin)
+        .set('access-control-request-method', 'POST');
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
       expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     }
@@ -152,8 +181,24 @@ describe('answer times for known and unknown accounts', () => {
   }
 
   test.each([
-    ['the probe', (email: string) => request(ctx.app).post(`/core/v1/probes/hash/${emailHash(email)}`).set(v1).set('x-forwarded-for', ip()).send({ password: 'Wrong-Password-1!' })],
-    ['the login', (email: string) => request(ctx.app).post('/core/v1/sessions').set(v1).set('x-forwarded-for', ip()).send({ grantType: 'password', email, password: 'Wrong-Password-1!' })],
+    [
+      'the probe',
+      (email: string) =>
+        request(ctx.app)
+          .post(`/core/v1/probes/hash/${emailHash(email)}`)
+          .set(v1)
+          .set('x-forwarded-for', ip())
+          .send({ password: 'Wrong-Password-1!' }),
+    ],
+    [
+      'the login',
+      (email: string) =>
+        request(ctx.app)
+          .post('/core/v1/sessions')
+          .set(v1)
+          .set('x-forwarded-for', ip())
+          .send({ grantType: 'password', email, password: 'Wrong-Password-1!' }),
+    ],
   ] as const)('%s answers a known and an unknown email alike, in the same time (coarse guard)', async (_name, send) => {
     const known = await Promise.all(Array.from({ length: runs }, () => insertUserWithPassword(ctx.services)));
     const unknown = Array.from({ length: runs }, () => `nobody-${randomUUID()}@example.test`);

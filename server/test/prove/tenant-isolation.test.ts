@@ -33,11 +33,20 @@ const tenantScoped = operations().filter((op) => op.tenantScoped);
 function aimedAtB(op: Operation, callerA: Caller): Req {
   const req = validRequest(op, world.B, callerB);
   const { A, B } = world;
-  req.headers = { ...req.headers, authorization: `Bearer ${callerA.accessToken}`, 'cosafe-tenant-id': String(A.tenantId) };
+  req.headers = {
+    ...req.headers,
+    authorization: `Bearer ${callerA.accessToken}`,
+    'cosafe-tenant-id': String(A.tenantId),
+  };
   const body = req.body as Record<string, any> | undefined;
   switch (op.operationId) {
     case 'createPersonalAlarm':
-      req.body = { ...body, sender: { userId: A.admin.id, deviceId: `device-${B.marker}` }, recipientUserIds: [B.member.id, B.admin.id], groupIds: [B.groupId] };
+      req.body = {
+        ...body,
+        sender: { userId: A.admin.id, deviceId: `device-${B.marker}` },
+        recipientUserIds: [B.member.id, B.admin.id],
+        groupIds: [B.groupId],
+      };
       break;
     case 'listGroups':
       req.query = { memberUserId: String(B.member.id) };
@@ -46,7 +55,7 @@ function aimedAtB(op: Operation, callerA: Caller): Req {
       req.query = { accountId: String(B.accountId) };
       break;
     case 'listCecMessages':
-      req.query = { externalCommunicationGroupIds: String(B.cecGroupId) };
+      req.query = { externalCommunicationGroupIds: String(B.externalGroupId) };
       break;
     default:
       if (op.body && body === undefined) req.body = validBody(op, B);
@@ -54,7 +63,8 @@ function aimedAtB(op: Operation, callerA: Caller): Req {
   return req;
 }
 
-const leaksB = (res: request.Response) => JSON.stringify(res.body ?? '').includes(world.B.marker) || (res.text ?? '').includes(world.B.marker);
+const leaksB = (res: request.Response) =>
+  JSON.stringify(res.body ?? '').includes(world.B.marker) || (res.text ?? '').includes(world.B.marker);
 
 async function expectBUnchanged(what: string) {
   const after = await tenantRows(ctx.services, world.B.tenantId);
@@ -65,11 +75,39 @@ async function expectBUnchanged(what: string) {
 describe('tenant isolation: every tenant-scoped operation', () => {
   test('the sweep covers every tenant-scoped operation of the contract', () => {
     expect(tenantScoped.length).toBeGreaterThanOrEqual(30);
-    expect(tenantScoped.map((op) => op.operationId)).toEqual(expect.arrayContaining(['getUser', 'listGroups', 'sendCecMessage', 'createPersonalAlarm', 'deleteApiKey', 'putOidcSettings']));
+    expect(tenantScoped.map((op) => op.operationId)).toEqual(
+      expect.arrayContaining([
+        'getUser',
+        'listGroups',
+        'sendCecMessage',
+        'createPersonalAlarm',
+        'deleteApiKey',
+        'putOidcSettings',
+      ]),
+    );
   });
 
-  test('B\'s rows are found by the snapshot (it cannot pass by seeing nothing)', () => {
-    const tables = ['tenants', 'users', 'memberships', 'groups', 'group_members', 'meeting_rooms', 'contacts', 'api_keys', 'cec_groups', 'cec_messages', 'cec_message_recipients', 'dispatches', 'personal_alarms', 'oidc_settings', 'scim_groups', 'push_tokens', 'sessions', 'jobs'];
+  test("B's rows are found by the snapshot (it cannot pass by seeing nothing)", () => {
+    const tables = [
+      'tenants',
+      'users',
+      'memberships',
+      'groups',
+      'group_members',
+      'meeting_rooms',
+      'contacts',
+      'api_keys',
+      'cec_groups',
+      'cec_messages',
+      'cec_message_recipients',
+      'dispatches',
+      'personal_alarms',
+      'oidc_settings',
+      'scim_groups',
+      'push_tokens',
+      'sessions',
+      'jobs',
+    ];
     expect(tables.filter((table) => (before[table]?.length ?? 0) === 0)).toEqual([]);
   });
 
@@ -77,7 +115,11 @@ describe('tenant isolation: every tenant-scoped operation', () => {
     test.each(tenantScoped.map((op) => [op.operationId, op] as const))('%s', async (_id, op) => {
       const callerA = await callerFor(ctx.services, world.A.admin.id);
       const req = validRequest(op, world.B, callerB);
-      req.headers = { ...req.headers, authorization: `Bearer ${callerA.accessToken}`, 'cosafe-tenant-id': String(world.B.tenantId) };
+      req.headers = {
+        ...req.headers,
+        authorization: `Bearer ${callerA.accessToken}`,
+        'cosafe-tenant-id': String(world.B.tenantId),
+      };
       const res = await send(ctx.app, req);
       expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
       expect(leaksB(res)).toBe(false);
@@ -91,8 +133,10 @@ describe('tenant isolation: every tenant-scoped operation', () => {
       const res = await send(ctx.app, aimedAtB(op, callerA));
       expect(res.status).toBeLessThan(500);
       // B's id in the path: never found. B's ids in a body: refused. B's ids as filters: an empty list.
-      if (/\{/.test(op.path) || ['createContact', 'sendCecMessage', 'createPersonalAlarm'].includes(op.operationId)) expect(res.status).toBeGreaterThanOrEqual(400);
-      if (['listGroups', 'listContacts', 'listCecMessages'].includes(op.operationId)) expect({ status: res.status, data: res.body.data }).toEqual({ status: 200, data: [] });
+      if (/\{/.test(op.path) || ['createContact', 'sendCecMessage', 'createPersonalAlarm'].includes(op.operationId))
+        expect(res.status).toBeGreaterThanOrEqual(400);
+      if (['listGroups', 'listContacts', 'listCecMessages'].includes(op.operationId))
+        expect({ status: res.status, data: res.body.data }).toEqual({ status: 200, data: [] });
       expect(leaksB(res)).toBe(false);
       await expectBUnchanged(`${op.operationId} with B's ids`);
     });
@@ -105,7 +149,11 @@ describe('tenant isolation: every tenant-scoped operation', () => {
       expect({ op: op.operationId, status: res.status }).toEqual({ op: op.operationId, status: 200 });
       expect({ op: op.operationId, leak: leaksB(res) }).toEqual({ op: op.operationId, leak: false });
       // Not vacuous: each of these lists shows A's own things (they carry A's marker).
-      if (Array.isArray(res.body?.data)) expect({ op: op.operationId, showsA: JSON.stringify(res.body).includes(world.A.marker) }).toEqual({ op: op.operationId, showsA: true });
+      if (Array.isArray(res.body?.data))
+        expect({ op: op.operationId, showsA: JSON.stringify(res.body).includes(world.A.marker) }).toEqual({
+          op: op.operationId,
+          showsA: true,
+        });
     }
   });
 });
@@ -113,18 +161,28 @@ describe('tenant isolation: every tenant-scoped operation', () => {
 describe('isolation of the operations scoped by api key or by user', () => {
   const scimOps = operations().filter((op) => op.security.includes('scimApiKey') && /\{/.test(op.path));
 
-  test.each(scimOps.map((op) => [op.operationId, op] as const))("SCIM %s with A's api key and B's id answers 404", async (_id, op) => {
-    const req = validRequest(op, world.B, callerB);
-    req.headers = { ...req.headers, authorization: `Bearer ${world.A.apiKey.key}` };
-    const res = await send(ctx.app, req);
-    expect(res.status).toBe(404);
-    expect(leaksB(res)).toBe(false);
-    await expectBUnchanged(`SCIM ${op.operationId}`);
-  });
+  test.each(scimOps.map((op) => [op.operationId, op] as const))(
+    "SCIM %s with A's api key and B's id answers 404",
+    async (_id, op) => {
+      const req = validRequest(op, world.B, callerB);
+      req.headers = { ...req.headers, authorization: `Bearer ${world.A.apiKey.key}` };
+      const res = await send(ctx.app, req);
+      expect(res.status).toBe(404);
+      expect(leaksB(res)).toBe(false);
+      await expectBUnchanged(`SCIM ${op.operationId}`);
+    },
+  );
 
   test("SCIM lists and filters with A's api key show nothing of B", async () => {
-    for (const path of ['/Users', '/Groups', `/Users?filter=${encodeURIComponent(`userName eq "scim-${world.B.marker}@example.test"`)}`, `/Groups?filter=${encodeURIComponent(`id eq "${world.B.scimGroupId}"`)}`]) {
-      const res = await request(ctx.app).get(`/core/v1/scim/v2${path}`).set('authorization', `Bearer ${world.A.apiKey.key}`);
+    for (const path of [
+      '/Users',
+      '/Groups',
+      `/Users?filter=${encodeURIComponent(`userName eq "scim-${world.B.marker}@example.test"`)}`,
+      `/Groups?filter=${encodeURIComponent(`id eq "${world.B.scimGroupId}"`)}`,
+    ]) {
+      const res = await request(ctx.app)
+        .get(`/core/v1/scim/v2${path}`)
+        .set('authorization', `Bearer ${world.A.apiKey.key}`);
       expect(res.status).toBe(200);
       expect(leaksB(res)).toBe(false);
     }
@@ -132,20 +190,32 @@ describe('isolation of the operations scoped by api key or by user', () => {
 
   test("removing B's push token with A's session answers 404 and keeps it", async () => {
     const callerA = await callerFor(ctx.services, world.A.admin.id);
-    const res = await request(ctx.app).delete(`/core/v1/push-tokens/${world.B.pushToken}`).set('cosafe-core-api-version', '1').set('authorization', `Bearer ${callerA.accessToken}`);
+    const res = await request(ctx.app)
+      .delete(`/core/v1/push-tokens/${world.B.pushToken}`)
+      .set('cosafe-core-api-version', '1')
+      .set('authorization', `Bearer ${callerA.accessToken}`);
     expect(res.status).toBe(404);
     await expectBUnchanged('deletePushToken');
   });
 
   test("ending or refreshing B's session with A's tokens fails and leaves it alive", async () => {
     const callerA = await callerFor(ctx.services, world.A.admin.id);
-    const ended = await request(ctx.app).delete(`/core/v1/sessions/${callerB.sessionId}`).set('cosafe-core-api-version', '1').set('authorization', `Bearer ${callerA.accessToken}`);
+    const ended = await request(ctx.app)
+      .delete(`/core/v1/sessions/${callerB.sessionId}`)
+      .set('cosafe-core-api-version', '1')
+      .set('authorization', `Bearer ${callerA.accessToken}`);
     expect(ended.status).toBeGreaterThanOrEqual(400);
     expect(ended.status).toBeLessThan(500);
-    const refreshed = await request(ctx.app).put(`/core/v1/sessions/${callerB.sessionId}`).set('cosafe-core-api-version', '1').set('authorization', `Bearer ${callerA.refreshToken}`);
+    const refreshed = await request(ctx.app)
+      .put(`/core/v1/sessions/${callerB.sessionId}`)
+      .set('cosafe-core-api-version', '1')
+      .set('authorization', `Bearer ${callerA.refreshToken}`);
     expect(refreshed.status).toBe(401);
     await expectBUnchanged('deleteSession and refreshSession');
-    const still = await request(ctx.app).get('/core/v1/tenants').set('cosafe-core-api-version', '1').set('authorization', `Bearer ${callerB.accessToken}`);
+    const still = await request(ctx.app)
+      .get('/core/v1/tenants')
+      .set('cosafe-core-api-version', '1')
+      .set('authorization', `Bearer ${callerB.accessToken}`);
     expect(still.status).toBe(200);
   });
 });

@@ -43,7 +43,11 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     },
   });
   const database = await openTestDatabase(options.backend);
-  const services = await buildServices(config, { database, logger: createLogger(config.logLevel, sink), now: options.now });
+  const services = await buildServices(config, {
+    database,
+    logger: createLogger(config.logLevel, sink),
+    now: options.now,
+  });
   const app = createApp(services, options);
   return {
     services,
@@ -53,6 +57,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     logs,
     close: async () => {
       services.notifier.close();
+      await services.outbound.close();
       await database.close();
     },
   };

@@ -13,7 +13,9 @@ export const postgresUrl = process.env.TEST_DATABASE_URL || null;
 /** The backends a storage suite must pass on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const storageBackends: TestBackend[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite'];
 
-export async function openTestDatabase(backend: TestBackend = postgresUrl ? 'postgres' : 'pglite'): Promise<DatabaseHandle> {
+export async function openTestDatabase(
+  backend: TestBackend = postgresUrl ? 'postgres' : 'pglite',
+): Promise<DatabaseHandle> {
   if (backend === 'postgres') {
     if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
     const schema = `test_${randomBytes(6).toString('hex')}`;

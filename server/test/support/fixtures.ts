@@ -27,7 +27,10 @@ export interface UserOptions {
   permissions?: ReturnType<typeof buildPermissions>;
 }
 
-export async function insertUser(services: Services, options: UserOptions = {}): Promise<{ id: number; email: string }> {
+export async function insertUser(
+  services: Services,
+  options: UserOptions = {},
+): Promise<{ id: number; email: string }> {
   const email = options.email ?? `user-${unique()}@example.test`;
   const { id } = await services.db
     .insertInto('users')
@@ -46,7 +49,11 @@ export async function insertUser(services: Services, options: UserOptions = {}):
   for (const tenantId of options.tenants ?? []) {
     await services.db
       .insertInto('memberships')
-      .values({ tenant_id: tenantId, user_id: id, permissions: JSON.stringify(options.permissions ?? buildPermissions(true)) })
+      .values({
+        tenant_id: tenantId,
+        user_id: id,
+        permissions: JSON.stringify(options.permissions ?? buildPermissions(true)),
+      })
       .execute();
   }
   return { id, email };
@@ -71,6 +78,28 @@ export async function signIn(
     })
     .execute();
   return { sessionId, accessToken: await services.tokens.sign({ userId, sessionId }) };
+}
+
+/** A single sign-on session as the `sso` grant opens it: waiting for `kind` at the tenant's IdP, bound to no user. */
+export async function pendingSsoSignIn(
+  services: Services,
+  tenantId: number,
+  kind: 'oidc' | 'saml' | 'skolon',
+): Promise<{ sessionId: string; accessToken: string }> {
+  const sessionId = randomUUID();
+  const now = services.now();
+  await services.db
+    .insertInto('sessions')
+    .values({
+      id: sessionId,
+      user_id: null,
+      sso_tenant_id: tenantId,
+      factors: JSON.stringify({ [kind]: 'unverified' }),
+      last_refreshed_at: now,
+      expires_at: new Date(now.getTime() + 15 * 60_000),
+    })
+    .execute();
+  return { sessionId, accessToken: await services.tokens.sign({ userId: null, sessionId, pending: true }) };
 }
 
 export const v1 = { 'cosafe-core-api-version': '1' } as const;

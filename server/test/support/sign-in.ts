@@ -19,6 +19,12 @@ export function movableClock() {
 }
 
 export const latestOutboxMessage = async (services: Services, to: string) =>
-  services.db.selectFrom('outbox').selectAll().where('recipient', '=', to).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  services.db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('recipient', '=', to)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 
 export const codeFrom = (body: string) => /\b(\d{6})\b/.exec(body)?.[1] ?? '';

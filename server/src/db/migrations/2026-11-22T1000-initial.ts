@@ -110,7 +110,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['outbox', 'challenges', 'refresh_tokens', 'sessions', 'user_settings', 'memberships', 'users', 'accounts', 'tenants']) {
+  for (const table of [
+    'outbox',
+    'challenges',
+    'refresh_tokens',
+    'sessions',
+    'user_settings',
+    'memberships',
+    'users',
+    'accounts',
+    'tenants',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }

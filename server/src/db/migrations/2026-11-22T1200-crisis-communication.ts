@@ -15,7 +15,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('payload', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn('dedupe_key', 'text', (c) => c.notNull().unique())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending').check(sql`status in ('pending', 'done', 'failed', 'cancelled')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status in ('pending', 'done', 'failed', 'cancelled')`),
+    )
     .addColumn('run_at', 'timestamptz', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('max_attempts', 'integer', (c) => c.notNull().defaultTo(10))
@@ -59,8 +64,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('contact_id', 'bigint', (c) => c.notNull())
     .addColumn('tenant_id', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('cec_group_members_pk', ['group_id', 'contact_id'])
-    .addForeignKeyConstraint('cec_group_members_group_fk', ['group_id', 'tenant_id'], 'cec_groups', ['id', 'tenant_id'], (c) => c.onDelete('cascade'))
-    .addForeignKeyConstraint('cec_group_members_contact_fk', ['contact_id', 'tenant_id'], 'cec_contacts', ['id', 'tenant_id'], (c) => c.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'cec_group_members_group_fk',
+      ['group_id', 'tenant_id'],
+      'cec_groups',
+      ['id', 'tenant_id'],
+      (c) => c.onDelete('cascade'),
+    )
+    .addForeignKeyConstraint(
+      'cec_group_members_contact_fk',
+      ['contact_id', 'tenant_id'],
+      'cec_contacts',
+      ['id', 'tenant_id'],
+      (c) => c.onDelete('cascade'),
+    )
     .execute();
   await db.schema.createIndex('cec_group_members_contact_idx').on('cec_group_members').column('contact_id').execute();
 
@@ -110,7 +127,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('group_name', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('cec_message_groups_pk', ['message_id', 'group_id'])
     .execute();
-  await db.schema.createIndex('cec_message_groups_group_idx').on('cec_message_groups').columns(['group_id', 'message_id']).execute();
+  await db.schema
+    .createIndex('cec_message_groups_group_idx')
+    .on('cec_message_groups')
+    .columns(['group_id', 'message_id'])
+    .execute();
 
   // One row per person the message went to (a snapshot of the contact), whatever the number of groups.
   await db.schema
@@ -125,7 +146,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('group_ids', sql`bigint[]`, (c) => c.notNull())
     .addUniqueConstraint('cec_message_recipients_contact_uq', ['message_id', 'contact_id'])
     .execute();
-  await sql`create index cec_message_recipients_name_idx on cec_message_recipients (message_id, lower(name), id)`.execute(db);
+  await sql`create index cec_message_recipients_name_idx on cec_message_recipients (message_id, lower(name), id)`.execute(
+    db,
+  );
 
   // Personal alarms (lone-worker timers). `version` changes whenever the timer is (re)armed, moved or stopped:
   // scheduled jobs carry the version they were made for and do nothing when it has moved on.
@@ -154,9 +177,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await sql`create index personal_alarms_tenant_created_idx on personal_alarms (tenant_id, created_at desc, id desc)`.execute(db);
+  await sql`create index personal_alarms_tenant_created_idx on personal_alarms (tenant_id, created_at desc, id desc)`.execute(
+    db,
+  );
   // A device runs one timer at a time; the database enforces it, so two racing requests cannot both win.
-  await sql`create unique index personal_alarms_active_device_uq on personal_alarms (user_id, device_id) where active`.execute(db);
+  await sql`create unique index personal_alarms_active_device_uq on personal_alarms (user_id, device_id) where active`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('personal_alarm_recipient_users')
@@ -194,7 +221,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('recipient_id', 'bigint', (c) => c.notNull())
     .addColumn('channel', 'text', (c) => c.notNull().check(sql`channel in ('email', 'sms', 'voice', 'push')`))
     .addColumn('sent_to', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('queued').check(sql`status in ('queued', 'sending', 'sent', 'failed')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('queued')
+        .check(sql`status in ('queued', 'sending', 'sent', 'failed')`),
+    )
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'timestamptz', (c) => c.notNull())
     // The job claim sending it: a row still 'sending' under an older claim was abandoned by a stopped worker.
@@ -205,8 +237,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('confirmation_hash', 'text', (c) => c.unique())
     .addUniqueConstraint('dispatches_once_uq', ['source', 'message_id', 'channel', 'sent_to'])
     .execute();
-  await db.schema.createIndex('dispatches_work_idx').on('dispatches').columns(['source', 'message_id', 'status', 'id']).execute();
-  await db.schema.createIndex('dispatches_recipient_idx').on('dispatches').columns(['source', 'message_id', 'recipient_id']).execute();
+  await db.schema
+    .createIndex('dispatches_work_idx')
+    .on('dispatches')
+    .columns(['source', 'message_id', 'status', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('dispatches_recipient_idx')
+    .on('dispatches')
+    .columns(['source', 'message_id', 'recipient_id'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -61,7 +61,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('consumed_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('sso_challenges_session_idx').on('sso_challenges').columns(['session_id', 'kind']).execute();
+  await db.schema
+    .createIndex('sso_challenges_session_idx')
+    .on('sso_challenges')
+    .columns(['session_id', 'kind'])
+    .execute();
 
   // Every accepted SAML assertion id, until it could no longer be valid anyway.
   await db.schema
@@ -73,9 +77,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   // SCIM: a membership can be deactivated by the tenant's directory and carries the directory's external id.
-  await db.schema.alterTable('memberships').addColumn('active', 'boolean', (c) => c.notNull().defaultTo(true)).execute();
+  await db.schema
+    .alterTable('memberships')
+    .addColumn('active', 'boolean', (c) => c.notNull().defaultTo(true))
+    .execute();
   await db.schema.alterTable('memberships').addColumn('scim_external_id', 'text').execute();
-  await sql`create unique index memberships_scim_external_id_uq on memberships (tenant_id, scim_external_id) where scim_external_id is not null`.execute(db);
+  await sql`create unique index memberships_scim_external_id_uq on memberships (tenant_id, scim_external_id) where scim_external_id is not null`.execute(
+    db,
+  );
   // Set while a user has memberships and every one of them is deactivated: such a user cannot sign in.
   await db.schema.alterTable('users').addColumn('deactivated_at', 'timestamptz').execute();
 
@@ -88,12 +97,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`create unique index scim_groups_external_id_uq on scim_groups (tenant_id, external_id) where external_id is not null`.execute(db);
+  await sql`create unique index scim_groups_external_id_uq on scim_groups (tenant_id, external_id) where external_id is not null`.execute(
+    db,
+  );
   await db.schema.createIndex('scim_groups_tenant_idx').on('scim_groups').columns(['tenant_id', 'group_id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['scim_groups', 'saml_assertions', 'sso_challenges', 'saml_settings', 'oidc_settings', 'sso_domains']) {
+  for (const table of [
+    'scim_groups',
+    'saml_assertions',
+    'sso_challenges',
+    'saml_settings',
+    'oidc_settings',
+    'sso_domains',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
   await db.schema.alterTable('users').dropColumn('deactivated_at').execute();

@@ -27,7 +27,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         on conflict do nothing;
       return null;
     end $$`.execute(db);
-  await sql`create trigger groups_name_bigrams after insert or update of name on groups for each row execute function groups_name_bigrams()`.execute(db);
+  await sql`create trigger groups_name_bigrams after insert or update of name on groups for each row execute function groups_name_bigrams()`.execute(
+    db,
+  );
   await sql`insert into group_name_bigrams (gram, group_id)
     select distinct substr(g.name_folded, i, 2), g.id from groups g, generate_series(1, char_length(g.name_folded) - 1) as i
     on conflict do nothing`.execute(db);

@@ -5,7 +5,9 @@
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`alter table dispatches add column key_nonce text not null default substr(md5(random()::text || clock_timestamp()::text), 1, 12)`.execute(db);
+  await sql`alter table dispatches add column key_nonce text not null default substr(md5(random()::text || clock_timestamp()::text), 1, 12)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

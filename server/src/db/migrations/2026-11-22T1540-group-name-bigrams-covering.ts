@@ -30,7 +30,9 @@ export async function up(db: Kysely<any>): Promise<void> {
         on conflict do nothing;
       return null;
     end $$`.execute(db);
-  await sql`create trigger groups_name_bigrams after insert or update of name, type, tenant_id on groups for each row execute function groups_name_bigrams()`.execute(db);
+  await sql`create trigger groups_name_bigrams after insert or update of name, type, tenant_id on groups for each row execute function groups_name_bigrams()`.execute(
+    db,
+  );
   await sql`insert into group_name_bigrams (tenant_id, gram, name_folded, group_id, type)
     select distinct g.tenant_id, substr(g.name_folded, i, 2), g.name_folded, g.id, g.type
     from groups g, generate_series(1, char_length(g.name_folded) - 1) as i

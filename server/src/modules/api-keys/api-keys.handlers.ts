@@ -1,5 +1,5 @@
 import { requireAuth, requireTenant, type PartialHandlers } from '../../http/operations';
-import { pageParams } from '../tenants/paging';
+import { pageParams } from '../../shared/paging';
 import { createTenantApiKey, deleteApiKeyOfTenant, listTenantApiKeys } from './api-keys.service';
 
 export const apiKeyHandlers: PartialHandlers<'listApiKeys' | 'createApiKey' | 'deleteApiKey'> = {

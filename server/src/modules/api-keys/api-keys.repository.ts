@@ -1,20 +1,24 @@
 import type { Db } from '../../db/database';
-import type { PageParams } from '../tenants/paging';
+import { prepared, type Placeholders } from '../../db/prepared';
+import { pageAndTotal } from '../../shared/paging';
 
 const listColumns = ['id', 'name', 'scope', 'created_at'] as const;
 
-/** Newest first, ties by id. Never selects the hash. */
-export async function selectApiKeys(db: Db, tenantId: number, page: PageParams) {
-  return db
-    .selectFrom('api_keys')
-    .select(listColumns)
-    .where('tenant_id', '=', tenantId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
+/** A page of the tenant's keys, newest first (ties by id), each row with the total. Never selects the hash. */
+export const selectApiKeys = prepared((db, p: Placeholders<{ tenantId: number; limit: number; offset: number }>) =>
+  pageAndTotal(
+    db,
+    db.selectFrom('api_keys').where('tenant_id', '=', p.tenantId),
+    db
+      .selectFrom('api_keys')
+      .select(listColumns)
+      .where('tenant_id', '=', p.tenantId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id')
+      .limit(p.limit)
+      .offset(p.offset),
+  ),
+);
 
 export async function countApiKeys(db: Db, tenantId: number): Promise<number> {
   const row = await db
@@ -35,7 +39,8 @@ export interface NewApiKey {
   tenant_id: number;
   name: string;
   key_hash: string;
-  created_by: number;
+  /** Null for a key an operator made (no user of the platform). */
+  created_by: number | null;
   created_at: Date;
 }
 
@@ -44,16 +49,24 @@ export async function insertApiKey(db: Db, key: NewApiKey) {
 }
 
 export async function deleteTenantApiKey(db: Db, tenantId: number, apiKeyId: string): Promise<boolean> {
-  const result = await db.deleteFrom('api_keys').where('tenant_id', '=', tenantId).where('id', '=', apiKeyId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('api_keys')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', apiKeyId)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
-/** The key with this hash, marking it used. */
-export async function touchApiKeyByHash(db: Db, keyHash: string, now: Date) {
-  return db
+const touchKey = prepared((db, p: Placeholders<{ keyHash: string; now: Date }>) =>
+  db
     .updateTable('api_keys')
-    .set({ last_used_at: now })
-    .where('key_hash', '=', keyHash)
-    .returning(['id', 'tenant_id', 'scope'])
-    .executeTakeFirst();
+    .set({ last_used_at: p.now })
+    .where('key_hash', '=', p.keyHash)
+    .returning(['id', 'tenant_id', 'scope']),
+);
+
+/** The key with this hash, marking it used (every SCIM call). */
+export async function touchApiKeyByHash(db: Db, keyHash: string, now: Date) {
+  const [row] = await touchKey(db, { keyHash, now });
+  return row;
 }

@@ -3,12 +3,19 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { AuthContext } from '../../shared/caller';
 import { keyedHash, randomToken } from '../../security/hashing';
 import type { Services } from '../../services';
-import { pageOf, type Page, type PageParams } from '../tenants/paging';
-import { requireTenantAdmin } from '../tenants/tenant-access';
-import { countApiKeys, deleteTenantApiKey, insertApiKey, lockTenant, selectApiKeys, touchApiKeyByHash } from './api-keys.repository';
+import { pageOf, pageRows, type Page, type PageParams } from '../../shared/paging';
+import { requireTenantAdmin } from '../../shared/tenant-access';
+import {
+  countApiKeys,
+  deleteTenantApiKey,
+  insertApiKey,
+  lockTenant,
+  selectApiKeys,
+  touchApiKeyByHash,
+} from './api-keys.repository';
 
 type ApiKey = components['schemas']['ApiKey'];
 type CreatedApiKey = components['schemas']['CreatedApiKey'];
@@ -24,16 +31,43 @@ const toApiKey = (row: { id: string; name: string; scope: 'scim'; created_at: Da
 });
 
 const mayManage = (services: Services, auth: AuthContext, tenantId: number) =>
-  requireTenantAdmin(services.db, tenantId, auth.userId, 'FORBIDDEN', 'Only administrators of the tenant may manage its api keys');
+  requireTenantAdmin(
+    services.db,
+    tenantId,
+    auth.userId,
+    'FORBIDDEN',
+    'Only administrators of the tenant may manage its api keys',
+    auth.tenantAdmin,
+  );
 
-export async function listTenantApiKeys(services: Services, auth: AuthContext, tenantId: number, params: PageParams): Promise<Page<ApiKey>> {
+export async function listTenantApiKeys(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  params: PageParams,
+): Promise<Page<ApiKey>> {
   await mayManage(services, auth, tenantId);
-  const [rows, total] = await Promise.all([selectApiKeys(services.db, tenantId, params), countApiKeys(services.db, tenantId)]);
+  const { rows, total } = pageRows(await selectApiKeys(services.db, { tenantId, ...params }));
   return pageOf(rows.map(toApiKey), total, params);
 }
 
-export async function createTenantApiKey(services: Services, auth: AuthContext, tenantId: number, name: string): Promise<CreatedApiKey> {
+export async function createTenantApiKey(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  name: string,
+): Promise<CreatedApiKey> {
   await mayManage(services, auth, tenantId);
+  return issueApiKey(services, tenantId, name, auth.userId);
+}
+
+/** A new key of the tenant (an administrator's through the API, or an operator's: `createdBy` null). */
+export async function issueApiKey(
+  services: Services,
+  tenantId: number,
+  name: string,
+  createdBy: number | null,
+): Promise<CreatedApiKey> {
   const key = `${apiKeyPrefix}${randomToken(32)}`;
   const row = await services.db.transaction().execute(async (trx) => {
     await lockTenant(trx, tenantId);
@@ -45,20 +79,29 @@ export async function createTenantApiKey(services: Services, auth: AuthContext, 
       tenant_id: tenantId,
       name,
       key_hash: keyedHash(services.secretKey, key),
-      created_by: auth.userId,
+      created_by: createdBy,
       created_at: services.now(),
     });
   });
   return { ...toApiKey(row), key };
 }
 
-export async function deleteApiKeyOfTenant(services: Services, auth: AuthContext, tenantId: number, apiKeyId: string): Promise<void> {
+export async function deleteApiKeyOfTenant(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  apiKeyId: string,
+): Promise<void> {
   await mayManage(services, auth, tenantId);
-  if (!(await deleteTenantApiKey(services.db, tenantId, apiKeyId))) throw new ApiError('NOT_FOUND', { message: 'Api key not found' });
+  if (!(await deleteTenantApiKey(services.db, tenantId, apiKeyId)))
+    throw new ApiError('NOT_FOUND', { message: 'Api key not found' });
 }
 
 /** For the SCIM endpoints only: the tenant and scope a presented key stands for, or null. */
-export async function resolveApiKey(services: Services, presented: string): Promise<{ apiKeyId: string; tenantId: number; scope: 'scim' } | null> {
+export async function resolveApiKey(
+  services: Services,
+  presented: string,
+): Promise<{ apiKeyId: string; tenantId: number; scope: 'scim' } | null> {
   if (!presented.startsWith(apiKeyPrefix)) return null;
   const row = await touchApiKeyByHash(services.db, keyedHash(services.secretKey, presented), services.now());
   return row ? { apiKeyId: row.id, tenantId: row.tenant_id, scope: row.scope } : null;

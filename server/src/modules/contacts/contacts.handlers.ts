@@ -1,11 +1,19 @@
 import { requireAuth, requireTenant, type PartialHandlers } from '../../http/operations';
-import { pageParams } from '../tenants/paging';
-import { createTenantContact, deleteContactOfTenant, listTenantContacts, updateContactOfTenant } from './contacts.service';
+import { pageParams } from '../../shared/paging';
+import {
+  createTenantContact,
+  deleteContactOfTenant,
+  listTenantContacts,
+  updateContactOfTenant,
+} from './contacts.service';
 
 export const contactHandlers: PartialHandlers<'listContacts' | 'createContact' | 'updateContact' | 'deleteContact'> = {
   listContacts: async (ctx) => {
     const filters = { accountId: ctx.query.accountId, type: ctx.query.type };
-    return { status: 200, body: await listTenantContacts(ctx.services, requireTenant(ctx), filters, pageParams(ctx.query)) };
+    return {
+      status: 200,
+      body: await listTenantContacts(ctx.services, requireTenant(ctx), filters, pageParams(ctx.query)),
+    };
   },
   createContact: async (ctx) => ({
     status: 201,

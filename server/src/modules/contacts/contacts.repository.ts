@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContactsTable } from '../../db/types';
-import type { PageParams } from '../tenants/paging';
+import { prepared, type Placeholders } from '../../db/prepared';
+import { pageAndTotal } from '../../shared/paging';
 
 export type ContactType = ContactsTable['type'];
 
@@ -12,34 +13,41 @@ export interface ContactFilters {
 
 const columns = ['id', 'account_id', 'name', 'title', 'email', 'phone_number', 'type'] as const;
 
-function tenantContacts(db: Db, tenantId: number, filters: ContactFilters) {
-  let query = db.selectFrom('contacts').where('tenant_id', '=', tenantId);
-  if (filters.accountId !== undefined) query = query.where('account_id', '=', filters.accountId);
-  if (filters.type !== undefined) query = query.where('type', '=', filters.type);
-  return query;
-}
+/** A page of the tenant's contacts by name (ties by id), each row with the total; filtered by account or type if asked. */
+export const selectContacts = prepared(
+  (
+    db,
+    p: Placeholders<{ tenantId: number; accountId?: number; type?: ContactType; limit: number; offset: number }>,
+    shape: { byAccount: boolean; byType: boolean },
+  ) => {
+    const contacts = () => {
+      let query = db.selectFrom('contacts').where('tenant_id', '=', p.tenantId);
+      if (shape.byAccount) query = query.where('account_id', '=', p.accountId);
+      if (shape.byType) query = query.where('type', '=', p.type);
+      return query;
+    };
+    return pageAndTotal(
+      db,
+      contacts(),
+      contacts()
+        .select(columns)
+        .orderBy(sql`lower(name)`)
+        .orderBy('id')
+        .limit(p.limit)
+        .offset(p.offset),
+    );
+  },
+);
 
-export async function selectContacts(db: Db, tenantId: number, filters: ContactFilters, page: PageParams) {
-  return tenantContacts(db, tenantId, filters)
-    .select(columns)
-    .orderBy(sql`lower(name)`)
-    .orderBy('id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
-
-export type ContactRow = Awaited<ReturnType<typeof selectContacts>>[number];
-
-export async function countContacts(db: Db, tenantId: number, filters: ContactFilters): Promise<number> {
-  const row = await tenantContacts(db, tenantId, filters)
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+export type ContactRow = Omit<Awaited<ReturnType<typeof selectContacts>>[number], 'total_count'>;
 
 export async function accountBelongsToTenant(db: Db, tenantId: number, accountId: number): Promise<boolean> {
-  const row = await db.selectFrom('accounts').select('id').where('tenant_id', '=', tenantId).where('id', '=', accountId).executeTakeFirst();
+  const row = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', accountId)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -51,7 +59,12 @@ export interface ContactValues {
   type: ContactType;
 }
 
-export async function insertContact(db: Db, tenantId: number, accountId: number, values: ContactValues): Promise<ContactRow> {
+export async function insertContact(
+  db: Db,
+  tenantId: number,
+  accountId: number,
+  values: ContactValues,
+): Promise<ContactRow> {
   return db
     .insertInto('contacts')
     .values({ tenant_id: tenantId, account_id: accountId, ...values })
@@ -59,7 +72,13 @@ export async function insertContact(db: Db, tenantId: number, accountId: number,
     .executeTakeFirstOrThrow();
 }
 
-export async function updateTenantContact(db: Db, tenantId: number, contactId: number, values: Partial<ContactValues>, now: Date): Promise<ContactRow | undefined> {
+export async function updateTenantContact(
+  db: Db,
+  tenantId: number,
+  contactId: number,
+  values: Partial<ContactValues>,
+  now: Date,
+): Promise<ContactRow | undefined> {
   return db
     .updateTable('contacts')
     .set({ ...values, updated_at: now })
@@ -70,6 +89,10 @@ export async function updateTenantContact(db: Db, tenantId: number, contactId: n
 }
 
 export async function deleteTenantContact(db: Db, tenantId: number, contactId: number): Promise<boolean> {
-  const result = await db.deleteFrom('contacts').where('tenant_id', '=', tenantId).where('id', '=', contactId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('contacts')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', contactId)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

@@ -2,13 +2,12 @@
 // administrators change them (403 INSUFFICIENT_PRIVILEGES for others, as the spec names for contact changes).
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
-import { pageOf, type Page, type PageParams } from '../tenants/paging';
-import { requireTenantAdmin } from '../tenants/tenant-access';
+import { pageOf, pageRows, type Page, type PageParams } from '../../shared/paging';
+import { requireTenantAdmin } from '../../shared/tenant-access';
 import {
   accountBelongsToTenant,
-  countContacts,
   deleteTenantContact,
   insertContact,
   selectContacts,
@@ -33,23 +32,55 @@ const toContact = (row: ContactRow): Contact => ({
 });
 
 const mayChange = (services: Services, auth: AuthContext, tenantId: number) =>
-  requireTenantAdmin(services.db, tenantId, auth.userId, 'INSUFFICIENT_PRIVILEGES', 'Not allowed to change contacts');
+  requireTenantAdmin(
+    services.db,
+    tenantId,
+    auth.userId,
+    'INSUFFICIENT_PRIVILEGES',
+    'Not allowed to change contacts',
+    auth.tenantAdmin,
+  );
 
 const notFound = () => new ApiError('NOT_FOUND', { message: 'Contact not found' });
 
-export async function listTenantContacts(services: Services, tenantId: number, filters: ContactFilters, params: PageParams): Promise<Page<Contact>> {
-  const [rows, total] = await Promise.all([selectContacts(services.db, tenantId, filters, params), countContacts(services.db, tenantId, filters)]);
+export async function listTenantContacts(
+  services: Services,
+  tenantId: number,
+  filters: ContactFilters,
+  params: PageParams,
+): Promise<Page<Contact>> {
+  const values = { tenantId, accountId: filters.accountId, type: filters.type, ...params };
+  const shape = { byAccount: filters.accountId !== undefined, byType: filters.type !== undefined };
+  const { rows, total } = pageRows(await selectContacts(services.db, values, shape));
   return pageOf(rows.map(toContact), total, params);
 }
 
-export async function createTenantContact(services: Services, auth: AuthContext, tenantId: number, body: CreateContactRequest): Promise<Contact> {
+export async function createTenantContact(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  body: CreateContactRequest,
+): Promise<Contact> {
   await mayChange(services, auth, tenantId);
-  if (!(await accountBelongsToTenant(services.db, tenantId, body.accountId))) throw new ApiError('NOT_FOUND', { message: 'Account not found' });
-  const values: ContactValues = { name: body.name, title: body.title, email: body.email, phone_number: body.phoneNumber, type: body.type };
+  if (!(await accountBelongsToTenant(services.db, tenantId, body.accountId)))
+    throw new ApiError('NOT_FOUND', { message: 'Account not found' });
+  const values: ContactValues = {
+    name: body.name,
+    title: body.title,
+    email: body.email,
+    phone_number: body.phoneNumber,
+    type: body.type,
+  };
   return toContact(await insertContact(services.db, tenantId, body.accountId, values));
 }
 
-export async function updateContactOfTenant(services: Services, auth: AuthContext, tenantId: number, contactId: number, body: UpdateContactRequest): Promise<Contact> {
+export async function updateContactOfTenant(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  contactId: number,
+  body: UpdateContactRequest,
+): Promise<Contact> {
   await mayChange(services, auth, tenantId);
   const values: Partial<ContactValues> = {};
   if (body.name !== undefined) values.name = body.name;
@@ -62,7 +93,12 @@ export async function updateContactOfTenant(services: Services, auth: AuthContex
   return toContact(row);
 }
 
-export async function deleteContactOfTenant(services: Services, auth: AuthContext, tenantId: number, contactId: number): Promise<void> {
+export async function deleteContactOfTenant(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  contactId: number,
+): Promise<void> {
   await mayChange(services, auth, tenantId);
   if (!(await deleteTenantContact(services.db, tenantId, contactId))) throw notFound();
 }

@@ -4,7 +4,11 @@
 // cross-site POST could do nothing its author could not do directly; cross-origin POSTs are refused anyway.
 // Answers are never cached, never indexed, send no referrer (the token stays out of other sites' logs) and may
 // not be framed (helmet, mounted before this router).
+// The page speaks the recipient's language (the one their message was written in); a link that finds nothing
+// answers in the browser's language.
 import { Router, type Request, type Response } from 'express';
+import { fallbackLanguage, languageOfTag, negotiateLanguage, type Language } from '../../messages/languages';
+import { escapeHtml, t, tHtml } from '../../messages/render';
 import type { Services } from '../../services';
 import { confirmationHash, confirmationTokenPattern } from './confirmation-links';
 
@@ -13,14 +17,12 @@ interface Confirmable {
   read_at: Date | null;
   content: string;
   sender: string;
+  language: string | null;
 }
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function page(title: string, body: string): string {
+function page(language: Language, title: string, body: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -52,29 +54,41 @@ export function confirmationRouter(services: Services): Router {
     return services.db
       .selectFrom('dispatches as d')
       .innerJoin('cec_messages as m', 'm.id', 'd.message_id')
-      .select(['d.id', 'd.read_at', 'm.content', 'm.email_sender_name as sender'])
+      .select(['d.id', 'd.read_at', 'm.content', 'm.email_sender_name as sender', 'd.language'])
       .where('d.source', '=', 'cec')
       .where('d.confirmation_hash', '=', confirmationHash(token))
       .executeTakeFirst();
   };
 
-  const notFound = (res: Response) =>
-    res.status(404).type('html').send(page('Link not valid', '<h1>This link is not valid</h1><p>Check that you opened the whole link from the message.</p>'));
+  const browserLanguage = (req: Request): Language =>
+    negotiateLanguage(req.headers['accept-language']) ?? fallbackLanguage;
 
-  const show = (res: Response, found: Confirmable, path: string) => {
-    const message = `<p>Message from ${escapeHtml(found.sender)}:</p><blockquote>${escapeHtml(found.content)}</blockquote>`;
+  const notFound = (req: Request, res: Response) => {
+    const lang = browserLanguage(req);
+    const body = `<h1>${tHtml(lang, 'confirmationPage.invalidHeading')}</h1><p>${tHtml(lang, 'confirmationPage.invalidText')}</p>`;
+    res
+      .status(404)
+      .type('html')
+      .send(page(lang, t(lang, 'confirmationPage.invalidTitle'), body));
+  };
+
+  const show = (req: Request, res: Response, found: Confirmable, path: string) => {
+    const lang = languageOfTag(found.language) ?? browserLanguage(req);
+    const message = `<p>${tHtml(lang, 'confirmationPage.messageFrom', { sender: found.sender })}</p><blockquote>${escapeHtml(found.content)}</blockquote>`;
     if (found.read_at) {
-      return res.type('html').send(page('Confirmed', `<h1>Thank you</h1>${message}<p>You confirmed that you have read this message.</p>`));
+      const done = `<h1>${tHtml(lang, 'confirmationPage.doneHeading')}</h1>${message}<p>${tHtml(lang, 'confirmationPage.doneText')}</p>`;
+      return res.type('html').send(page(lang, t(lang, 'confirmationPage.doneTitle'), done));
     }
-    const form = `<form method="post" action="${escapeHtml(path)}"><button type="submit">I have read this message</button></form>`;
-    return res.type('html').send(page('Confirm that you have read the message', `<h1>Confirm that you have read the message</h1>${message}${form}`));
+    const form = `<form method="post" action="${escapeHtml(path)}"><button type="submit">${tHtml(lang, 'confirmationPage.confirmButton')}</button></form>`;
+    const title = t(lang, 'confirmationPage.confirmTitle');
+    return res.type('html').send(page(lang, title, `<h1>${escapeHtml(title)}</h1>${message}${form}`));
   };
 
   router.get('/:token', async (req: Request<{ token: string }>, res, next) => {
     try {
       const found = await find(req.params.token);
-      if (!found) return void notFound(res);
-      show(res, found, `${req.baseUrl}/${req.params.token}`);
+      if (!found) return void notFound(req, res);
+      show(req, res, found, `${req.baseUrl}/${req.params.token}`);
     } catch (error) {
       next(error);
     }
@@ -83,11 +97,28 @@ export function confirmationRouter(services: Services): Router {
   router.post('/:token', async (req: Request<{ token: string }>, res, next) => {
     try {
       const origin = req.headers.origin;
-      if (origin !== undefined && origin !== ownOrigin) return void res.status(403).type('html').send(page('Not allowed', '<h1>Not allowed</h1>'));
+      if (origin !== undefined && origin !== ownOrigin) {
+        const lang = browserLanguage(req);
+        return void res
+          .status(403)
+          .type('html')
+          .send(
+            page(
+              lang,
+              t(lang, 'confirmationPage.notAllowedTitle'),
+              `<h1>${tHtml(lang, 'confirmationPage.notAllowedTitle')}</h1>`,
+            ),
+          );
+      }
       const found = await find(req.params.token);
-      if (!found) return void notFound(res);
+      if (!found) return void notFound(req, res);
       // The first confirmation counts; confirming again changes nothing.
-      await services.db.updateTable('dispatches').set({ read_at: services.now() }).where('id', '=', found.id).where('read_at', 'is', null).execute();
+      await services.db
+        .updateTable('dispatches')
+        .set({ read_at: services.now() })
+        .where('id', '=', found.id)
+        .where('read_at', 'is', null)
+        .execute();
       // Post/redirect/get: reloading the answer does not post again.
       res.redirect(303, `${req.baseUrl}/${req.params.token}`);
     } catch (error) {

@@ -1,16 +1,29 @@
 // The delivery job of a message: expand its groups into recipients and dispatches (once, in one transaction),
-// then send them (jobs/deliveries.ts). A person in several groups is one recipient; an address is sent to once
+// then send them (notify/deliveries.ts). A person in several groups is one recipient; an address is sent to once
 // per channel (dispatches_once_uq), even when two contacts share it.
 import { sql, type Kysely } from 'kysely';
 import type { Database, DispatchChannel } from '../../db/types';
-import { deliverDispatches, type ClaimedDispatch, type DispatchSourceAdapter, type LoadedMessage, type Rendered } from '../../jobs/deliveries';
+import {
+  deliverDispatches,
+  type ClaimedDispatch,
+  type DispatchSourceAdapter,
+  type LoadedMessage,
+  type Rendered,
+} from '../../notify/deliveries';
 import type { JobContext, JobResult } from '../../jobs/scheduler';
 import type { Services } from '../../services';
+import { externalMessage } from '../../messages/external-messages';
+import { fallbackLanguage, languageOfTag } from '../../messages/languages';
+import { preferredLanguageOf } from '../../messages/recipient-language';
 import { confirmationHash, confirmationToken, confirmationUrl } from './confirmation-links';
 
-export async function deliverCecMessage(services: Services, messageId: number, ctx: JobContext): Promise<JobResult> {
+export async function deliverExternalMessage(
+  services: Services,
+  messageId: number,
+  ctx: JobContext,
+): Promise<JobResult> {
   const fresh = await resolveRecipients(services, messageId, ctx.now());
-  return deliverDispatches(services, ctx, cecAdapter, messageId, { fresh });
+  return deliverDispatches(services, ctx, externalCommunicationAdapter, messageId, { fresh });
 }
 
 /** Answers whether the dispatches were created just now (so none can be left over from an earlier run). */
@@ -18,7 +31,7 @@ async function resolveRecipients(services: Services, messageId: number, now: Dat
   return services.db.transaction().execute(async (trx) => {
     const message = await trx
       .selectFrom('cec_messages')
-      .select(['id', 'tenant_id', 'is_email', 'is_sms', 'has_voice_call', 'recipients_resolved_at'])
+      .select(['id', 'tenant_id', 'sender_user_id', 'is_email', 'is_sms', 'has_voice_call', 'recipients_resolved_at'])
       .where('id', '=', messageId)
       .forUpdate()
       .executeTakeFirst();
@@ -37,23 +50,46 @@ async function resolveRecipients(services: Services, messageId: number, now: Dat
     if (message.is_sms) channels.push(['sms', 'phone']);
     if (message.is_email) channels.push(['email', 'email']);
     if (message.has_voice_call) channels.push(['voice', 'phone']);
-    for (const [channel, column] of channels) await insertDispatches(trx, message.tenant_id, message.id, channel, column, now);
+    // A contact without a language of their own reads the wrapper in the sender's language.
+    const senderLanguage =
+      message.sender_user_id === null ? null : await preferredLanguageOf(trx, message.sender_user_id);
+    for (const [channel, column] of channels)
+      await insertDispatches(
+        trx,
+        { tenantId: message.tenant_id, messageId: message.id, senderLanguage },
+        channel,
+        column,
+        now,
+      );
     await trx.updateTable('cec_messages').set({ recipients_resolved_at: now }).where('id', '=', message.id).execute();
     return true;
   });
 }
 
-async function insertDispatches(trx: Kysely<Database>, tenantId: number, messageId: number, channel: DispatchChannel, column: 'email' | 'phone', now: Date) {
+interface Resolving {
+  tenantId: number;
+  messageId: number;
+  senderLanguage: string | null;
+}
+
+async function insertDispatches(
+  trx: Kysely<Database>,
+  m: Resolving,
+  channel: DispatchChannel,
+  column: 'email' | 'phone',
+  now: Date,
+) {
   await sql`
-    insert into dispatches (tenant_id, source, message_id, recipient_id, channel, sent_to, next_attempt_at)
-    select ${tenantId}, 'cec', r.message_id, r.id, ${channel}, ${sql.ref(`r.${column}`)}, ${now}
+    insert into dispatches (tenant_id, source, message_id, recipient_id, channel, sent_to, next_attempt_at, language)
+    select ${m.tenantId}, 'cec', r.message_id, r.id, ${channel}, ${sql.ref(`r.${column}`)}, ${now}, coalesce(c.language, ${m.senderLanguage}::text)
       from cec_message_recipients r
-     where r.message_id = ${messageId} and ${sql.ref(`r.${column}`)} is not null
+      left join cec_contacts c on c.id = r.contact_id
+     where r.message_id = ${m.messageId} and ${sql.ref(`r.${column}`)} is not null
      order by r.id
     on conflict do nothing`.execute(trx);
 }
 
-export const cecAdapter: DispatchSourceAdapter = {
+export const externalCommunicationAdapter: DispatchSourceAdapter = {
   source: 'cec',
   async load(services: Services, messageId: number): Promise<LoadedMessage> {
     const message = await services.db
@@ -61,29 +97,33 @@ export const cecAdapter: DispatchSourceAdapter = {
       .select(['content', 'has_confirmation_link', 'email_sender_name', 'sms_sender_id'])
       .where('id', '=', messageId)
       .executeTakeFirstOrThrow();
-    const linked = (channel: DispatchChannel) => message.has_confirmation_link && (channel === 'email' || channel === 'sms');
+    const linked = (channel: DispatchChannel) =>
+      message.has_confirmation_link && (channel === 'email' || channel === 'sms');
     const link = (dispatch: ClaimedDispatch) =>
-      linked(dispatch.channel) ? confirmationUrl(services.config.publicBaseUrl, confirmationToken(services.secretKey, dispatch)) : null;
+      linked(dispatch.channel)
+        ? confirmationUrl(services.config.publicBaseUrl, confirmationToken(services.secretKey, dispatch))
+        : null;
     return {
       // Written with the claim, before the link leaves (so a sent link always works), and on every attempt (so a
       // retry after a rotation of the secret key carries a working link; sent dispatches are never claimed again).
       ...(message.has_confirmation_link
-        ? { confirmationHash: (d: { id: number; channel: DispatchChannel; key_nonce: string }) => (linked(d.channel) ? confirmationHash(confirmationToken(services.secretKey, d)) : null) }
+        ? {
+            confirmationHash: (d: { id: number; channel: DispatchChannel; key_nonce: string }) =>
+              linked(d.channel) ? confirmationHash(confirmationToken(services.secretKey, d)) : null,
+          }
         : {}),
+      // The sender's text as written; the wrapper in the recipient's language.
       render(dispatch: ClaimedDispatch): Rendered {
-        const url = link(dispatch);
-        switch (dispatch.channel) {
-          case 'email':
-            return {
-              subject: `Message from ${message.email_sender_name}`,
-              body: url ? `${message.content}\n\nPlease confirm that you have read this message: ${url}\n` : message.content,
-              sender: message.email_sender_name,
-            };
-          case 'sms':
-            return { body: url ? `${message.content}\n\nConfirm: ${url}` : message.content, sender: message.sms_sender_id };
-          default:
-            return { body: message.content, sender: message.sms_sender_id };
-        }
+        const language = languageOfTag(dispatch.language) ?? fallbackLanguage;
+        const sender = dispatch.channel === 'email' ? message.email_sender_name : message.sms_sender_id;
+        return {
+          ...externalMessage(language, dispatch.channel, {
+            sender: message.email_sender_name,
+            content: message.content,
+            confirmUrl: link(dispatch),
+          }),
+          sender,
+        };
       },
     };
   },

@@ -1,60 +1,89 @@
 // SQL of external communication. Every query of tenant data carries the tenant predicate.
 import { sql, type Insertable, type Kysely } from 'kysely';
-import type { Db } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
+import { prepared, type Placeholders } from '../../db/prepared';
 import type { CecMessagesTable, Database } from '../../db/types';
-import { containsPattern, type PageParams } from '../tenants/paging';
+import { containsPattern, pageAndTotal, pageRows, type PageParams } from '../../shared/paging';
 
-export async function selectCecGroups(db: Db, tenantId: number, page: PageParams) {
-  return db
-    .selectFrom('cec_groups as g')
-    .where('g.tenant_id', '=', tenantId)
-    .select((eb) => [
-      'g.id',
-      'g.name',
-      eb.selectFrom('cec_group_members as m').whereRef('m.group_id', '=', 'g.id').select(eb.fn.countAll<number>().as('n')).as('member_count'),
-    ])
-    .orderBy(sql`lower(g.name)`)
-    .orderBy('g.id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
+const externalGroupPage = prepared((db, p: Placeholders<{ tenantId: number; limit: number; offset: number }>) =>
+  pageAndTotal(
+    db,
+    db.selectFrom('cec_groups').where('tenant_id', '=', p.tenantId),
+    db
+      .selectFrom('cec_groups as g')
+      .where('g.tenant_id', '=', p.tenantId)
+      .select((eb) => [
+        'g.id',
+        'g.name',
+        eb
+          .selectFrom('cec_group_members as m')
+          .whereRef('m.group_id', '=', 'g.id')
+          .select(eb.fn.countAll<number>().as('n'))
+          .as('member_count'),
+      ])
+      .orderBy(sql`lower(g.name)`)
+      .orderBy('g.id')
+      .limit(p.limit)
+      .offset(p.offset),
+  ),
+);
 
-export async function countCecGroups(db: Db, tenantId: number): Promise<number> {
-  const row = await db.selectFrom('cec_groups').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** A page of the tenant's external communication groups by name, with their member counts, and the total. */
+export const selectExternalGroups = async (db: Db, tenantId: number, page: PageParams) =>
+  pageRows(await externalGroupPage(db, { tenantId, ...page }));
 
-export async function selectCecTemplates(db: Db, tenantId: number, page: PageParams) {
-  return db
-    .selectFrom('cec_templates')
-    .select(['id', 'name', 'content'])
-    .where('tenant_id', '=', tenantId)
-    .orderBy(sql`lower(name)`)
-    .orderBy('id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
+const externalTemplatePage = prepared((db, p: Placeholders<{ tenantId: number; limit: number; offset: number }>) =>
+  pageAndTotal(
+    db,
+    db.selectFrom('cec_templates').where('tenant_id', '=', p.tenantId),
+    db
+      .selectFrom('cec_templates')
+      .select(['id', 'name', 'content'])
+      .where('tenant_id', '=', p.tenantId)
+      .orderBy(sql`lower(name)`)
+      .orderBy('id')
+      .limit(p.limit)
+      .offset(p.offset),
+  ),
+);
 
-export async function countCecTemplates(db: Db, tenantId: number): Promise<number> {
-  const row = await db.selectFrom('cec_templates').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** A page of the tenant's templates by name, and the total. */
+export const selectExternalTemplates = async (db: Db, tenantId: number, page: PageParams) =>
+  pageRows(await externalTemplatePage(db, { tenantId, ...page }));
 
 export async function findSenderSettings(db: Db, tenantId: number) {
-  return db.selectFrom('cec_sender_settings').select(['email_sender_name', 'sms_sender_id']).where('tenant_id', '=', tenantId).executeTakeFirst();
+  return db
+    .selectFrom('cec_sender_settings')
+    .select(['email_sender_name', 'sms_sender_id'])
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
 }
 
-export async function selectTenantCecGroups(db: Db, tenantId: number, groupIds: number[]) {
-  return db.selectFrom('cec_groups').select(['id', 'name']).where('tenant_id', '=', tenantId).where('id', 'in', groupIds).execute();
+export async function selectTenantExternalGroups(db: Db, tenantId: number, groupIds: number[]) {
+  return db
+    .selectFrom('cec_groups')
+    .select(['id', 'name'])
+    .where('tenant_id', '=', tenantId)
+    .where('id', 'in', groupIds)
+    .execute();
 }
 
 /** A message as sent: the row, with its sender and time always given (recipients are resolved later, by the job). */
-export type NewCecMessage = Omit<Insertable<CecMessagesTable>, 'id' | 'recipients_resolved_at'> & { sender_user_id: number; sent_at: Date };
+export type NewExternalMessage = Omit<Insertable<CecMessagesTable>, 'id' | 'recipients_resolved_at'> & {
+  sender_user_id: number;
+  sent_at: Date;
+};
 
-export async function insertCecMessage(trx: Kysely<Database>, message: NewCecMessage, groups: { id: number; name: string }[]) {
-  const row = await trx.insertInto('cec_messages').values(message).returning(['id', 'sent_at']).executeTakeFirstOrThrow();
+export async function insertExternalMessage(
+  trx: Kysely<Database>,
+  message: NewExternalMessage,
+  groups: { id: number; name: string }[],
+) {
+  const row = await trx
+    .insertInto('cec_messages')
+    .values(message)
+    .returning(['id', 'sent_at'])
+    .executeTakeFirstOrThrow();
   await trx
     .insertInto('cec_message_groups')
     .values(groups.map((g) => ({ message_id: row.id, group_id: g.id, group_name: g.name })))
@@ -67,13 +96,24 @@ export interface MessageFilters {
   groupIds?: number[];
 }
 
-function messagesOfTenant(db: Db, tenantId: number, filters: MessageFilters) {
-  let query = db.selectFrom('cec_messages as m').where('m.tenant_id', '=', tenantId);
-  if (filters.contentContains !== undefined) query = query.where(sql<boolean>`m.content ilike ${containsPattern(filters.contentContains)} escape '\\'`);
-  const groupIds = filters.groupIds;
-  if (groupIds !== undefined) {
+type MessageValues = { tenantId: number; pattern?: string; groupIds?: number[] };
+
+function messagesOfTenant(
+  db: Executor,
+  p: Placeholders<MessageValues>,
+  shape: { byContent: boolean; byGroups: boolean },
+) {
+  let query = db.selectFrom('cec_messages as m').where('m.tenant_id', '=', p.tenantId);
+  if (shape.byContent) query = query.where(sql<boolean>`m.content ilike ${p.pattern} escape '\\'`);
+  if (shape.byGroups) {
     query = query.where((eb) =>
-      eb.exists(eb.selectFrom('cec_message_groups as mg').select('mg.group_id').whereRef('mg.message_id', '=', 'm.id').where('mg.group_id', 'in', groupIds)),
+      eb.exists(
+        eb
+          .selectFrom('cec_message_groups as mg')
+          .select('mg.group_id')
+          .whereRef('mg.message_id', '=', 'm.id')
+          .where(sql<boolean>`mg.group_id = any(${p.groupIds}::bigint[])`),
+      ),
     );
   }
   return query;
@@ -90,70 +130,113 @@ const messageColumns = [
   'u.name as sender_name',
 ] as const;
 
-export async function selectCecMessages(db: Db, tenantId: number, filters: MessageFilters, page: PageParams) {
-  return messagesOfTenant(db, tenantId, filters)
-    .leftJoin('users as u', 'u.id', 'm.sender_user_id')
-    .select(messageColumns)
-    .orderBy('m.sent_at', 'desc')
-    .orderBy('m.id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+const messagePage = prepared(
+  (
+    db,
+    p: Placeholders<MessageValues & { limit: number; offset: number }>,
+    shape: { byContent: boolean; byGroups: boolean },
+  ) =>
+    pageAndTotal(
+      db,
+      messagesOfTenant(db, p, shape),
+      messagesOfTenant(db, p, shape)
+        .leftJoin('users as u', 'u.id', 'm.sender_user_id')
+        .select(messageColumns)
+        .orderBy('m.sent_at', 'desc')
+        .orderBy('m.id', 'desc')
+        .limit(p.limit)
+        .offset(p.offset),
+    ),
+);
+
+/** A page of the tenant's messages, newest first, and the total of those passing the filters. */
+export async function selectExternalMessages(db: Db, tenantId: number, filters: MessageFilters, page: PageParams) {
+  const pattern = filters.contentContains === undefined ? undefined : containsPattern(filters.contentContains);
+  return pageRows(
+    await messagePage(
+      db,
+      { tenantId, pattern, groupIds: filters.groupIds, ...page },
+      { byContent: pattern !== undefined, byGroups: filters.groupIds !== undefined },
+    ),
+  );
 }
 
-export type CecMessageRow = Awaited<ReturnType<typeof selectCecMessages>>[number];
+export type ExternalMessageRow = Awaited<ReturnType<typeof selectExternalMessages>>['rows'][number];
 
-export async function countCecMessages(db: Db, tenantId: number, filters: MessageFilters): Promise<number> {
-  const row = await messagesOfTenant(db, tenantId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-export async function findCecMessage(db: Db, tenantId: number, messageId: number): Promise<CecMessageRow | undefined> {
-  return db
+const tenantMessage = prepared((db, p: Placeholders<{ tenantId: number; messageId: number }>) =>
+  db
     .selectFrom('cec_messages as m')
     .leftJoin('users as u', 'u.id', 'm.sender_user_id')
     .select(messageColumns)
-    .where('m.tenant_id', '=', tenantId)
-    .where('m.id', '=', messageId)
-    .executeTakeFirst();
+    .where('m.tenant_id', '=', p.tenantId)
+    .where('m.id', '=', p.messageId),
+);
+
+export async function findExternalMessage(
+  db: Db,
+  tenantId: number,
+  messageId: number,
+): Promise<ExternalMessageRow | undefined> {
+  const [row] = await tenantMessage(db, { tenantId, messageId });
+  return row;
 }
 
-export async function selectMessageGroups(db: Db, messageIds: number[]) {
-  if (messageIds.length === 0) return [];
-  return db
+const messageGroups = prepared((db, p: Placeholders<{ messageIds: number[] }>) =>
+  db
     .selectFrom('cec_message_groups')
     .select(['message_id', 'group_id as id', 'group_name as name'])
-    .where('message_id', 'in', messageIds)
+    .where(sql<boolean>`message_id = any(${p.messageIds}::bigint[])`)
     .orderBy(sql`lower(group_name)`)
-    .orderBy('group_id')
-    .execute();
+    .orderBy('group_id'),
+);
+
+export async function selectMessageGroups(db: Db, messageIds: number[]) {
+  return messageIds.length === 0 ? [] : messageGroups(db, { messageIds });
 }
 
-export async function selectRecipients(db: Db, messageId: number, page: PageParams) {
-  return db
-    .selectFrom('cec_message_recipients')
-    .select(['id', 'name', 'title', 'group_ids'])
-    .where('message_id', '=', messageId)
-    .orderBy(sql`lower(name)`)
-    .orderBy('id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
+const recipientPage = prepared((db, p: Placeholders<{ messageId: number; limit: number; offset: number }>) =>
+  pageAndTotal(
+    db,
+    db.selectFrom('cec_message_recipients').where('message_id', '=', p.messageId),
+    db
+      .selectFrom('cec_message_recipients')
+      .select(['id', 'name', 'title', 'group_ids'])
+      .where('message_id', '=', p.messageId)
+      .orderBy(sql`lower(name)`)
+      .orderBy('id')
+      .limit(p.limit)
+      .offset(p.offset),
+  ),
+);
 
-export async function countRecipients(db: Db, messageId: number): Promise<number> {
-  const row = await db.selectFrom('cec_message_recipients').select((eb) => eb.fn.countAll<number>().as('n')).where('message_id', '=', messageId).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+/** A page of a message's recipients by name, and the total. */
+export const selectRecipients = async (db: Db, messageId: number, page: PageParams) =>
+  pageRows(await recipientPage(db, { messageId, ...page }));
 
-export async function selectRecipientDispatches(db: Db, messageId: number, recipientIds: number[]) {
-  if (recipientIds.length === 0) return [];
-  return db
+const recipientDispatches = prepared((db, p: Placeholders<{ messageId: number; recipientIds: number[] }>) =>
+  db
     .selectFrom('dispatches')
     .select(['recipient_id', 'channel', 'sent_to', 'status', 'read_at'])
-    .where('source', '=', 'cec')
-    .where('message_id', '=', messageId)
-    .where('recipient_id', 'in', recipientIds)
-    .where('channel', 'in', ['email', 'sms'])
+    .where('source', '=', sql.lit('cec'))
+    .where('message_id', '=', p.messageId)
+    .where(sql<boolean>`recipient_id = any(${p.recipientIds}::bigint[])`)
+    .where(sql<boolean>`channel in ('email', 'sms')`),
+);
+
+export async function selectRecipientDispatches(db: Db, messageId: number, recipientIds: number[]) {
+  return recipientIds.length === 0 ? [] : recipientDispatches(db, { messageId, recipientIds });
+}
+
+/** Operators set a tenant's sender settings (email display name, SMS sender id); they have no API. */
+export async function upsertSenderSettings(
+  db: Db,
+  tenantId: number,
+  values: { email_sender_name: string; sms_sender_id: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('cec_sender_settings')
+    .values({ tenant_id: tenantId, ...values, updated_at: now })
+    .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ ...values, updated_at: now }))
     .execute();
 }

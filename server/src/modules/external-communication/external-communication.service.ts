@@ -1,58 +1,72 @@
 // External communication: messages to groups of people outside the organisation by email, SMS and voice.
 // Sending stores the message and a delivery job in one transaction and answers at once; the job expands the
-// groups into recipients and dispatches (jobs/deliveries.ts sends them).
+// groups into recipients and dispatches (notify/deliveries.ts sends them).
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
-import { pageOf, type Page, type PageParams } from '../tenants/paging';
+import { pageOf, type Page, type PageParams } from '../../shared/paging';
 import {
-  countCecGroups,
-  countCecMessages,
-  countCecTemplates,
-  countRecipients,
-  findCecMessage,
+  findExternalMessage,
   findSenderSettings,
-  insertCecMessage,
-  selectCecGroups,
-  selectCecMessages,
-  selectCecTemplates,
+  insertExternalMessage,
+  selectExternalGroups,
+  selectExternalMessages,
+  selectExternalTemplates,
   selectMessageGroups,
   selectRecipientDispatches,
   selectRecipients,
-  selectTenantCecGroups,
-  type CecMessageRow,
+  selectTenantExternalGroups,
+  type ExternalMessageRow,
   type MessageFilters,
 } from './external-communication.repository';
 
-type CecGroup = components['schemas']['CecGroup'];
-type CecTemplate = components['schemas']['CecTemplate'];
-type CecMessage = components['schemas']['CecMessage'];
-type CecRecipient = components['schemas']['CecRecipient'];
-type CecDispatch = components['schemas']['CecDispatch'];
+type ExternalGroup = components['schemas']['CecGroup'];
+type ExternalTemplate = components['schemas']['CecTemplate'];
+type ExternalMessage = components['schemas']['CecMessage'];
+type ExternalRecipient = components['schemas']['CecRecipient'];
+type ExternalDispatch = components['schemas']['CecDispatch'];
 type SendRequest = components['schemas']['SendCecMessageRequest'];
 
 export const channelRequiredMessage = "At least one of 'isEmail' or 'isSms' must be true";
-export const cecDeliverJob = 'cec.deliver';
+export const externalMessageDeliverJob = 'cec.deliver';
 
 function requireMaySend(auth: AuthContext): void {
-  if (auth.permissions?.cec?.maySend !== true) throw new ApiError('INSUFFICIENT_PRIVILEGES', { message: 'The user may not send external communication' });
+  if (auth.permissions?.cec?.maySend !== true)
+    throw new ApiError('INSUFFICIENT_PRIVILEGES', { message: 'The user may not send external communication' });
 }
 
-export async function listCecGroups(services: Services, auth: AuthContext, tenantId: number, page: PageParams): Promise<Page<CecGroup>> {
+export async function listCecGroups(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  page: PageParams,
+): Promise<Page<ExternalGroup>> {
   requireMaySend(auth);
-  const [rows, total] = await Promise.all([selectCecGroups(services.db, tenantId, page), countCecGroups(services.db, tenantId)]);
-  return pageOf(rows.map((r) => ({ id: r.id, name: r.name, memberCount: Number(r.member_count) })), total, page);
+  const { rows, total } = await selectExternalGroups(services.db, tenantId, page);
+  return pageOf(
+    rows.map((r) => ({ id: r.id, name: r.name, memberCount: Number(r.member_count) })),
+    total,
+    page,
+  );
 }
 
-export async function listCecTemplates(services: Services, auth: AuthContext, tenantId: number, page: PageParams): Promise<Page<CecTemplate>> {
+export async function listCecTemplates(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  page: PageParams,
+): Promise<Page<ExternalTemplate>> {
   requireMaySend(auth);
-  const [rows, total] = await Promise.all([selectCecTemplates(services.db, tenantId, page), countCecTemplates(services.db, tenantId)]);
+  const { rows, total } = await selectExternalTemplates(services.db, tenantId, page);
   return pageOf(rows, total, page);
 }
 
-async function withGroups(services: Services, rows: CecMessageRow[]): Promise<CecMessage[]> {
-  const groups = await selectMessageGroups(services.db, rows.map((r) => r.id));
+async function withGroups(services: Services, rows: ExternalMessageRow[]): Promise<ExternalMessage[]> {
+  const groups = await selectMessageGroups(
+    services.db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => ({
     id: r.id,
     content: r.content,
@@ -65,33 +79,54 @@ async function withGroups(services: Services, rows: CecMessageRow[]): Promise<Ce
   }));
 }
 
-export async function listCecMessages(services: Services, auth: AuthContext, tenantId: number, filters: MessageFilters, page: PageParams): Promise<Page<CecMessage>> {
+export async function listCecMessages(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  filters: MessageFilters,
+  page: PageParams,
+): Promise<Page<ExternalMessage>> {
   requireMaySend(auth);
-  const [rows, total] = await Promise.all([selectCecMessages(services.db, tenantId, filters, page), countCecMessages(services.db, tenantId, filters)]);
+  const { rows, total } = await selectExternalMessages(services.db, tenantId, filters, page);
   return pageOf(await withGroups(services, rows), total, page);
 }
 
-async function messageOfTenant(services: Services, tenantId: number, messageId: number): Promise<CecMessageRow> {
-  const row = await findCecMessage(services.db, tenantId, messageId);
+async function messageOfTenant(services: Services, tenantId: number, messageId: number): Promise<ExternalMessageRow> {
+  const row = await findExternalMessage(services.db, tenantId, messageId);
   if (!row) throw new ApiError('CEC_MESSAGE_NOT_FOUND', { message: 'Message not found' });
   return row;
 }
 
-export async function getCecMessage(services: Services, auth: AuthContext, tenantId: number, messageId: number): Promise<CecMessage> {
+export async function getCecMessage(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  messageId: number,
+): Promise<ExternalMessage> {
   requireMaySend(auth);
   const [message] = await withGroups(services, [await messageOfTenant(services, tenantId, messageId)]);
   return message;
 }
 
-export async function sendCecMessage(services: Services, auth: AuthContext, tenantId: number, body: SendRequest): Promise<CecMessage> {
+export async function sendCecMessage(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  body: SendRequest,
+): Promise<ExternalMessage> {
   requireMaySend(auth);
-  if (!body.channel.isEmail && !body.channel.isSms) throw new ApiError('BAD_REQUEST', { message: channelRequiredMessage });
+  if (!body.channel.isEmail && !body.channel.isSms)
+    throw new ApiError('BAD_REQUEST', { message: channelRequiredMessage });
   const settings = await findSenderSettings(services.db, tenantId);
-  if (!settings) throw new ApiError('CEC_TENANT_CONFIGURATION_INCOMPLETE', { message: 'External communication is not configured for this tenant' });
+  if (!settings)
+    throw new ApiError('CEC_TENANT_CONFIGURATION_INCOMPLETE', {
+      message: 'External communication is not configured for this tenant',
+    });
   const wanted = body.externalCommunicationGroupIds;
-  const groups = await selectTenantCecGroups(services.db, tenantId, wanted);
+  const groups = await selectTenantExternalGroups(services.db, tenantId, wanted);
   const missing = wanted.find((id) => !groups.some((g) => g.id === id));
-  if (missing !== undefined) throw new ApiError('CEC_MESSAGE_GROUP_FORBIDDEN', { message: `The message may not be sent to group ${missing}` });
+  if (missing !== undefined)
+    throw new ApiError('CEC_MESSAGE_GROUP_FORBIDDEN', { message: `The message may not be sent to group ${missing}` });
   const sentAt = services.now();
   const values = {
     tenant_id: tenantId,
@@ -106,8 +141,13 @@ export async function sendCecMessage(services: Services, auth: AuthContext, tena
     sent_at: sentAt,
   };
   const stored = await services.db.transaction().execute(async (trx) => {
-    const row = await insertCecMessage(trx, values, groups);
-    await services.jobs.enqueue(trx, { kind: cecDeliverJob, dedupeKey: `cec:${row.id}:deliver`, payload: { messageId: row.id }, runAt: sentAt });
+    const row = await insertExternalMessage(trx, values, groups);
+    await services.jobs.enqueue(trx, {
+      kind: externalMessageDeliverJob,
+      dedupeKey: `cec:${row.id}:deliver`,
+      payload: { messageId: row.id },
+      runAt: sentAt,
+    });
     return row;
   });
   services.jobs.wake();
@@ -115,14 +155,25 @@ export async function sendCecMessage(services: Services, auth: AuthContext, tena
   return message;
 }
 
-const publicStatus = (status: string): CecDispatch['status'] => (status === 'sent' ? 'sent' : status === 'failed' ? 'failed' : 'queued');
+const publicStatus = (status: string): ExternalDispatch['status'] =>
+  status === 'sent' ? 'sent' : status === 'failed' ? 'failed' : 'queued';
 
-export async function listCecMessageRecipients(services: Services, auth: AuthContext, tenantId: number, messageId: number, page: PageParams): Promise<Page<CecRecipient>> {
+export async function listCecMessageRecipients(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  messageId: number,
+  page: PageParams,
+): Promise<Page<ExternalRecipient>> {
   requireMaySend(auth);
   await messageOfTenant(services, tenantId, messageId);
-  const [rows, total] = await Promise.all([selectRecipients(services.db, messageId, page), countRecipients(services.db, messageId)]);
-  const dispatches = await selectRecipientDispatches(services.db, messageId, rows.map((r) => r.id));
-  const dispatchOf = (recipientId: number, channel: 'email' | 'sms'): CecDispatch | null => {
+  const { rows, total } = await selectRecipients(services.db, messageId, page);
+  const dispatches = await selectRecipientDispatches(
+    services.db,
+    messageId,
+    rows.map((r) => r.id),
+  );
+  const dispatchOf = (recipientId: number, channel: 'email' | 'sms'): ExternalDispatch | null => {
     const d = dispatches.find((x) => x.recipient_id === recipientId && x.channel === channel);
     return d ? { sentTo: d.sent_to, readAt: d.read_at?.toISOString() ?? null, status: publicStatus(d.status) } : null;
   };

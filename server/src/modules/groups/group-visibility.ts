@@ -2,27 +2,46 @@
 // tenant takes part in, groups.mayInteractWithOwn → the groups the caller is a member of (through this tenant),
 // neither → none. Hidden groups additionally need membership or the tenant administrator role.
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import type { Db } from '../../db/database';
-import type { AuthContext } from '../../http/auth';
-import { isTenantAdmin } from '../tenants/tenant-access';
+import type { Db, Executor } from '../../db/database';
+import { prepared, type Placeholder, type Placeholders } from '../../db/prepared';
+import type { AuthContext } from '../../shared/caller';
+import { isTenantAdmin } from '../../shared/tenant-access';
 
 export type GroupScope = 'all' | 'own' | 'none';
 
-export interface Viewer {
-  tenantId: number;
-  userId: number;
+/** What decides the text of a statement about the groups a viewer sees. */
+export interface ViewerShape {
   scope: GroupScope;
   isAdmin: boolean;
 }
 
+export interface Viewer extends ViewerShape {
+  tenantId: number;
+  userId: number;
+}
+
+/** A viewer inside a prepared statement: the shape decided, the ids as placeholders. */
+export interface ViewerParams extends ViewerShape {
+  tenantId: Placeholder;
+  userId: Placeholder;
+}
+
+export const shapeOf = (viewer: Viewer): ViewerShape => ({ scope: viewer.scope, isAdmin: viewer.isAdmin });
+
 export async function viewerOf(db: Db, auth: AuthContext, tenantId: number): Promise<Viewer> {
   const flags = auth.permissions?.groups ?? {};
-  const scope: GroupScope = flags.mayInteractWithAll === true ? 'all' : flags.mayInteractWithOwn === true ? 'own' : 'none';
-  return { tenantId, userId: auth.userId, scope, isAdmin: auth.tenantAdmin ?? (await isTenantAdmin(db, tenantId, auth.userId)) };
+  const scope: GroupScope =
+    flags.mayInteractWithAll === true ? 'all' : flags.mayInteractWithOwn === true ? 'own' : 'none';
+  return {
+    tenantId,
+    userId: auth.userId,
+    scope,
+    isAdmin: auth.tenantAdmin ?? (await isTenantAdmin(db, tenantId, auth.userId)),
+  };
 }
 
 /** Whether the viewer is a member of `g` through the viewer's tenant (IN, so the viewer's few groups are hashed once). */
-const viewerIsMember = (viewer: Viewer) =>
+const viewerIsMember = (viewer: ViewerParams) =>
   sql<boolean>`g.id in (select vm.group_id from group_members vm where vm.user_id = ${viewer.userId} and vm.tenant_id = ${viewer.tenantId})`;
 
 /**
@@ -30,14 +49,14 @@ const viewerIsMember = (viewer: Viewer) =>
  * groups it takes part in. Two branches (not one join through group_tenants) so that the owned branch walks
  * groups_tenant_folded_idx in list order and a page can stop early.
  */
-export function visibleGroups(db: Db, viewer: Viewer) {
+export function visibleGroups(db: Executor, viewer: ViewerParams) {
   const owned = db.selectFrom('groups').selectAll().where('tenant_id', '=', viewer.tenantId);
   const shared = db
     .selectFrom('groups as sg')
     .innerJoin('group_tenants as st', 'st.group_id', 'sg.id')
     .selectAll('sg')
     .where('st.tenant_id', '=', viewer.tenantId)
-    .where('st.is_owner', '=', false);
+    .where('st.is_owner', '=', sql.lit(false));
   return restrictToViewer(db.selectFrom(owned.unionAll(shared).as('g')), viewer);
 }
 
@@ -50,7 +69,12 @@ export type GroupBranch = 'owned' | 'shared';
  * With `ownedHoldingPair` (two characters, already folded by the database), the tenant's own groups come from
  * the pair rows of group_name_bigrams, which hold the same columns: only the groups whose name holds the pair.
  */
-export function visibleGroupKeys(db: Db, viewer: Viewer, ownedHoldingPair?: RawBuilder<string>, branches: GroupBranch[] = ['owned', 'shared']) {
+export function visibleGroupKeys(
+  db: Executor,
+  viewer: ViewerParams,
+  ownedHoldingPair?: RawBuilder<string>,
+  branches: GroupBranch[] = ['owned', 'shared'],
+) {
   const owned =
     ownedHoldingPair === undefined
       ? db.selectFrom('groups').select(['id', 'name_folded', 'type']).where('tenant_id', '=', viewer.tenantId)
@@ -64,28 +88,38 @@ export function visibleGroupKeys(db: Db, viewer: Viewer, ownedHoldingPair?: RawB
     .innerJoin('group_tenants as st', 'st.group_id', 'sg.id')
     .select(['sg.id', 'sg.name_folded', 'sg.type'])
     .where('st.tenant_id', '=', viewer.tenantId)
-    .where('st.is_owner', '=', false);
+    .where('st.is_owner', '=', sql.lit(false));
   const source = branches.length === 2 ? owned.unionAll(shared) : branches[0] === 'owned' ? owned : shared;
   return restrictToViewer(db.selectFrom(source.as('g')), viewer);
 }
 
 /** The scope rules, on a query over `g` with at least `g.id` and `g.type`. */
-function restrictToViewer<Q extends SelectQueryBuilder<any, 'g', any>>(base: Q, viewer: Viewer): Q {
+function restrictToViewer<Q extends SelectQueryBuilder<any, 'g', any>>(base: Q, viewer: ViewerParams): Q {
   const query = base as SelectQueryBuilder<{ g: { id: number; type: string } }, 'g', object>;
   if (viewer.scope === 'none') return query.where(sql<boolean>`false`) as unknown as Q;
   if (viewer.scope === 'own') return query.where(viewerIsMember(viewer)) as unknown as Q;
   if (viewer.isAdmin) return base;
-  return query.where((eb) => eb.or([eb('g.type', '<>', 'hidden'), viewerIsMember(viewer)])) as unknown as Q;
+  return query.where((eb) => eb.or([eb('g.type', '<>', sql.lit('hidden')), viewerIsMember(viewer)])) as unknown as Q;
 }
+
+const sharedGroup = prepared(
+  (db, p: Placeholders<{ tenantId: number; viewerId: number; userId: number }>, shape: ViewerShape) =>
+    visibleGroups(db, { ...shape, tenantId: p.tenantId, userId: p.viewerId })
+      .select('g.id')
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('group_members as tm')
+            .select('tm.user_id')
+            .whereRef('tm.group_id', '=', 'g.id')
+            .where('tm.user_id', '=', p.userId),
+        ),
+      )
+      .limit(sql.lit(1)),
+);
 
 /** Whether `userId` is a member of at least one group the viewer may see. */
 export async function sharesVisibleGroup(db: Db, viewer: Viewer, userId: number): Promise<boolean> {
-  const row = await visibleGroups(db, viewer)
-    .select('g.id')
-    .where((eb) =>
-      eb.exists(eb.selectFrom('group_members as tm').select('tm.user_id').whereRef('tm.group_id', '=', 'g.id').where('tm.user_id', '=', userId)),
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+  const rows = await sharedGroup(db, { tenantId: viewer.tenantId, viewerId: viewer.userId, userId }, shapeOf(viewer));
+  return rows.length > 0;
 }

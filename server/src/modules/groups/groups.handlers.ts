@@ -1,5 +1,5 @@
 import { requireAuth, requireTenant, type PartialHandlers } from '../../http/operations';
-import { pageParams } from '../tenants/paging';
+import { pageParams } from '../../shared/paging';
 import { getVisibleGroup, listMembersOfVisibleGroup, listVisibleGroups } from './groups.service';
 
 /** `function[in]` arrives as an array from the validator (form style, not exploded); a bare string is split. */
@@ -15,7 +15,10 @@ export const groupHandlers: PartialHandlers<'listGroups' | 'getGroup' | 'listGro
       minMembers: q['membersCount[gte]'],
       memberUserId: q.memberUserId,
     };
-    return { status: 200, body: await listVisibleGroups(ctx.services, requireAuth(ctx), requireTenant(ctx), filters, pageParams(q)) };
+    return {
+      status: 200,
+      body: await listVisibleGroups(ctx.services, requireAuth(ctx), requireTenant(ctx), filters, pageParams(q)),
+    };
   },
   getGroup: async (ctx) => ({
     status: 200,
@@ -26,7 +29,14 @@ export const groupHandlers: PartialHandlers<'listGroups' | 'getGroup' | 'listGro
     const options = { nameContains: q['name[match]'], sort: q.sort ?? 'name:asc' };
     return {
       status: 200,
-      body: await listMembersOfVisibleGroup(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.groupId, options, pageParams(q)),
+      body: await listMembersOfVisibleGroup(
+        ctx.services,
+        requireAuth(ctx),
+        requireTenant(ctx),
+        ctx.path.groupId,
+        options,
+        pageParams(q),
+      ),
     };
   },
 };

@@ -1,14 +1,12 @@
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
-import { pageOf, type Page, type PageParams } from '../tenants/paging';
-import { imageUrlsOf } from '../users/image-urls';
-import { toUser } from '../users/user-view';
+import { pageOf, pageRows, type Page, type PageParams } from '../../shared/paging';
+import { imageUrlsOf } from '../../shared/image-urls';
+import { toUser } from '../../shared/user-view';
 import { viewerOf } from './group-visibility';
 import {
-  countGroupMembers,
-  countGroups,
   findVisibleGroup,
   selectGroupMembers,
   selectGroups,
@@ -31,17 +29,26 @@ function toGroup(row: GroupRow): Group {
   };
 }
 
-export async function listVisibleGroups(services: Services, auth: AuthContext, tenantId: number, filters: GroupFilters, params: PageParams): Promise<Page<Group>> {
+export async function listVisibleGroups(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  filters: GroupFilters,
+  params: PageParams,
+): Promise<Page<Group>> {
   const viewer = await viewerOf(services.db, auth, tenantId);
   if (viewer.scope === 'none') return pageOf([], 0, params);
-  const rows = await selectGroups(services.db, viewer, filters, params);
-  // An empty page carries no total: count separately only when the page could be empty while the list is not.
-  const total = rows.length > 0 ? rows[0].total_count : params.offset > 0 || params.limit === 0 ? await countGroups(services.db, viewer, filters) : 0;
+  const { rows, total } = await selectGroups(services.db, viewer, filters, params);
   return pageOf(rows.map(toGroup), total, params);
 }
 
 /** A group that does not exist and one the caller may not see answer alike (404). */
-export async function getVisibleGroup(services: Services, auth: AuthContext, tenantId: number, groupId: number): Promise<Group> {
+export async function getVisibleGroup(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  groupId: number,
+): Promise<Group> {
   const viewer = await viewerOf(services.db, auth, tenantId);
   const row = await findVisibleGroup(services.db, viewer, groupId);
   if (!row) throw new ApiError('NOT_FOUND', { message: 'Group not found' });
@@ -57,11 +64,13 @@ export async function listMembersOfVisibleGroup(
   params: PageParams,
 ): Promise<Page<GroupMember>> {
   const viewer = await viewerOf(services.db, auth, tenantId);
-  if (!(await findVisibleGroup(services.db, viewer, groupId))) throw new ApiError('NOT_FOUND', { message: 'Group not found' });
-  const [rows, total] = await Promise.all([
-    selectGroupMembers(services.db, tenantId, groupId, options, params),
-    countGroupMembers(services.db, tenantId, groupId, options.nameContains),
-  ]);
+  if (!(await findVisibleGroup(services.db, viewer, groupId)))
+    throw new ApiError('NOT_FOUND', { message: 'Group not found' });
+  const { rows, total } = pageRows(await selectGroupMembers(services.db, tenantId, groupId, options, params));
   const base = services.config.publicBaseUrl;
-  return pageOf(rows.map((row) => ({ ...toUser(row, base), isAdmin: row.is_admin })), total, params);
+  return pageOf(
+    rows.map((row) => ({ ...toUser(row, base), isAdmin: row.is_admin })),
+    total,
+    params,
+  );
 }

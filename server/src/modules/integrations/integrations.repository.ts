@@ -1,6 +1,16 @@
 import type { Db } from '../../db/database';
 
-const columns = ['tenant_id', 'client_id', 'client_secret_encrypted', 'authorization_endpoint', 'token_endpoint', 'jwks_uri', 'issuer', 'created_at', 'updated_at'] as const;
+const columns = [
+  'tenant_id',
+  'client_id',
+  'client_secret_encrypted',
+  'authorization_endpoint',
+  'token_endpoint',
+  'jwks_uri',
+  'issuer',
+  'created_at',
+  'updated_at',
+] as const;
 
 export const findOidcSettings = (db: Db, tenantId: number) =>
   db.selectFrom('oidc_settings').select(columns).where('tenant_id', '=', tenantId).executeTakeFirst();
@@ -17,7 +27,12 @@ export interface OidcSettingsValues {
 }
 
 /** Creates or replaces; created_at survives a replacement. */
-export async function upsertOidcSettings(db: Db, tenantId: number, values: OidcSettingsValues, now: Date): Promise<OidcSettingsRow> {
+export async function upsertOidcSettings(
+  db: Db,
+  tenantId: number,
+  values: OidcSettingsValues,
+  now: Date,
+): Promise<OidcSettingsRow> {
   return db
     .insertInto('oidc_settings')
     .values({ tenant_id: tenantId, ...values, created_at: now, updated_at: now })

@@ -14,7 +14,12 @@ export function encryptSecret(secretKey: Buffer, purpose: string, owner: string,
   const cipher = createCipheriv('aes-256-gcm', keyFor(secretKey, purpose), iv);
   cipher.setAAD(Buffer.from(owner));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [version, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+  return [
+    version,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join('.');
 }
 
 /** Throws when the value was not made by encryptSecret with the same key, purpose and owner. */

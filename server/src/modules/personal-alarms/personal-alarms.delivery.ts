@@ -2,67 +2,124 @@
 // per alarm, kind and version, with its dispatches) in one transaction with the checks, then sends. Run again
 // after a crash it finds the row and only sends what is not sent yet; made for an older version, it does nothing.
 import { sql } from 'kysely';
-import { deliverDispatches, type ClaimedDispatch, type DispatchSourceAdapter, type LoadedMessage, type Rendered } from '../../jobs/deliveries';
+import {
+  deliverDispatches,
+  type ClaimedDispatch,
+  type DispatchSourceAdapter,
+  type LoadedMessage,
+  type Rendered,
+} from '../../notify/deliveries';
+import {
+  personalAlarmChangedNotice,
+  personalAlarmMessage,
+  personalAlarmWarning,
+  type AlarmChange,
+} from '../../messages/alarm-messages';
+import { fallbackLanguage, languageOfTag } from '../../messages/languages';
 import type { JobContext, JobResult } from '../../jobs/scheduler';
+import type { Executor } from '../../db/database';
 import type { Services } from '../../services';
 import { alarmRecipients, insertClaimedUserDispatches, singleUser } from './personal-alarms.repository';
 
 type Kind = 'warning' | 'alarm';
 
-export async function fireAlarm(services: Services, alarmId: number, version: number, ctx: JobContext): Promise<JobResult> {
+export async function fireAlarm(
+  services: Services,
+  alarmId: number,
+  version: number,
+  ctx: JobContext,
+): Promise<JobResult> {
   return runAlarmJob(services, alarmId, version, 'alarm', ctx);
 }
 
-export async function warnOwner(services: Services, alarmId: number, version: number, ctx: JobContext): Promise<JobResult> {
+export async function warnOwner(
+  services: Services,
+  alarmId: number,
+  version: number,
+  ctx: JobContext,
+): Promise<JobResult> {
   return runAlarmJob(services, alarmId, version, 'warning', ctx);
 }
 
-async function runAlarmJob(services: Services, alarmId: number, version: number, kind: Kind, ctx: JobContext): Promise<JobResult> {
+async function runAlarmJob(
+  services: Services,
+  alarmId: number,
+  version: number,
+  kind: Kind,
+  ctx: JobContext,
+): Promise<JobResult> {
   const now = ctx.now();
-  const outcome = await services.db.transaction().execute(async (trx): Promise<number | { rerunAt: Date } | Fresh | null> => {
-    const alarm = await trx
-      .selectFrom('personal_alarms as a')
-      .innerJoin('users as u', 'u.id', 'a.user_id')
-      .leftJoin('personal_alarm_locations as l', 'l.id', 'a.location_id')
-      .select(['a.id', 'a.tenant_id', 'a.user_id', 'a.active', 'a.version', 'a.message_id', 'a.dispatch_at', 'a.text', 'u.name as owner', 'l.latitude', 'l.longitude'])
-      .where('a.id', '=', alarmId)
-      .forUpdate('a')
-      .executeTakeFirst();
-    if (!alarm) return null;
-    // Run again after a crash or for a retry: send what is left of what was recorded. (A fired alarm keeps its
-    // version: it can be neither moved nor armed again, so message_id belongs to this version's job.)
-    if (kind === 'alarm' && alarm.message_id !== null) return alarm.version === version ? alarm.message_id : null;
-    if (kind === 'warning') {
-      const existing = await trx
-        .selectFrom('personal_alarm_messages')
-        .select('id')
-        .where('alarm_id', '=', alarmId)
-        .where('kind', '=', kind)
-        .where('version', '=', version)
+  const outcome = await services.db
+    .transaction()
+    .execute(async (trx): Promise<number | { rerunAt: Date } | Fresh | null> => {
+      const alarm = await trx
+        .selectFrom('personal_alarms as a')
+        .innerJoin('users as u', 'u.id', 'a.user_id')
+        .leftJoin('personal_alarm_locations as l', 'l.id', 'a.location_id')
+        .select([
+          'a.id',
+          'a.tenant_id',
+          'a.user_id',
+          'a.active',
+          'a.version',
+          'a.message_id',
+          'a.dispatch_at',
+          'a.text',
+          'u.name as owner',
+          'l.latitude',
+          'l.longitude',
+        ])
+        .where('a.id', '=', alarmId)
+        .forUpdate('a')
         .executeTakeFirst();
-      if (existing) return existing.id;
-    }
-    if (!alarm.active || alarm.version !== version) return null;
-    if (kind === 'alarm' && alarm.dispatch_at > now) return { rerunAt: alarm.dispatch_at };
-    // A warning that would arrive when the alarm is already due is pointless: the alarm itself goes now.
-    if (kind === 'warning' && alarm.dispatch_at <= now) return null;
-    const message = await trx
-      .insertInto('personal_alarm_messages')
-      .values({ tenant_id: alarm.tenant_id, alarm_id: alarm.id, kind, version, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const recipients = kind === 'alarm' ? alarmRecipients(alarm.id, alarm.tenant_id, alarm.user_id) : singleUser(alarm.user_id);
-    const claimed = await insertClaimedUserDispatches(trx, alarm.tenant_id, message.id, recipients, now, ctx.claim);
-    if (kind === 'alarm') {
-      await trx.updateTable('personal_alarms').set({ active: false, message_id: message.id, updated_at: now }).where('id', '=', alarm.id).execute();
-    }
-    return { messageId: message.id, claimed, message: render(services, { kind, ...alarm }) };
-  });
+      if (!alarm) return null;
+      // Run again after a crash or for a retry: send what is left of what was recorded. (A fired alarm keeps its
+      // version: it can be neither moved nor armed again, so message_id belongs to this version's job.)
+      if (kind === 'alarm' && alarm.message_id !== null) return alarm.version === version ? alarm.message_id : null;
+      if (kind === 'warning') {
+        const existing = await trx
+          .selectFrom('personal_alarm_messages')
+          .select('id')
+          .where('alarm_id', '=', alarmId)
+          .where('kind', '=', kind)
+          .where('version', '=', version)
+          .executeTakeFirst();
+        if (existing) return existing.id;
+      }
+      if (!alarm.active || alarm.version !== version) return null;
+      if (kind === 'alarm' && alarm.dispatch_at > now) return { rerunAt: alarm.dispatch_at };
+      // A warning that would arrive when the alarm is already due is pointless: the alarm itself goes now.
+      if (kind === 'warning' && alarm.dispatch_at <= now) return null;
+      const message = await trx
+        .insertInto('personal_alarm_messages')
+        .values({ tenant_id: alarm.tenant_id, alarm_id: alarm.id, kind, version, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const recipients =
+        kind === 'alarm' ? alarmRecipients(alarm.id, alarm.tenant_id, alarm.user_id) : singleUser(alarm.user_id);
+      const claimed = await insertClaimedUserDispatches(trx, alarm.tenant_id, message.id, recipients, now, ctx.claim);
+      if (kind === 'alarm') {
+        await trx
+          .updateTable('personal_alarms')
+          .set({ active: false, message_id: message.id, updated_at: now })
+          .where('id', '=', alarm.id)
+          .execute();
+      }
+      return { messageId: message.id, claimed, message: render(services, { kind, ...alarm }) };
+    });
   if (outcome === null) return undefined;
   if (typeof outcome === 'number') return deliverDispatches(services, ctx, alarmAdapter, outcome);
   if ('rerunAt' in outcome) return outcome;
-  if (kind === 'alarm') services.logger.info({ alarmId, messageId: outcome.messageId, recipients: outcome.claimed.length }, 'personal alarm dispatched');
-  return deliverDispatches(services, ctx, alarmAdapter, outcome.messageId, { fresh: true, claimed: outcome.claimed, message: outcome.message });
+  if (kind === 'alarm')
+    services.logger.info(
+      { alarmId, messageId: outcome.messageId, recipients: outcome.claimed.length },
+      'personal alarm dispatched',
+    );
+  return deliverDispatches(services, ctx, alarmAdapter, outcome.messageId, {
+    fresh: true,
+    claimed: outcome.claimed,
+    message: outcome.message,
+  });
 }
 
 interface Fresh {
@@ -80,23 +137,26 @@ interface AlarmText {
   longitude: number | null;
 }
 
-const secondsLeft = (dispatchAt: Date, now: Date) => Math.max(0, Math.round((dispatchAt.getTime() - now.getTime()) / 1_000));
+const secondsLeft = (dispatchAt: Date, now: Date) =>
+  Math.max(0, Math.round((dispatchAt.getTime() - now.getTime()) / 1_000));
 
+/** Each dispatch in its recipient's language and its channel's form (email with an HTML part). */
 function render(services: Services, m: AlarmText): LoadedMessage {
-  if (m.kind === 'warning') {
-    return {
-      render: (): Rendered => ({
-        subject: 'Your personal alarm goes off soon',
-        body: `Your personal alarm goes off in ${secondsLeft(m.dispatch_at, services.now())} seconds unless you stop or extend it: ${m.text}`,
-      }),
-    };
-  }
-  const where =
-    m.latitude !== null && m.longitude !== null
-      ? `\nLast known location: ${m.latitude}, ${m.longitude} https://www.openstreetmap.org/?mlat=${m.latitude}&mlon=${m.longitude}`
-      : '';
-  const body = `Personal alarm from ${m.owner}: ${m.text}${where}\nThe timer ran out at ${m.dispatch_at.toISOString()}.`;
-  return { render: (): Rendered => ({ subject: `Personal alarm: ${m.owner}`, body }) };
+  const facts = {
+    owner: m.owner,
+    text: m.text,
+    dispatchAt: m.dispatch_at,
+    latitude: m.latitude,
+    longitude: m.longitude,
+  };
+  return {
+    render: (dispatch): Rendered => {
+      const language = languageOfTag(dispatch.language) ?? fallbackLanguage;
+      return m.kind === 'warning'
+        ? personalAlarmWarning(language, dispatch.channel, facts, secondsLeft(m.dispatch_at, services.now()))
+        : personalAlarmMessage(language, dispatch.channel, facts, services.config.timeZone);
+    },
+  };
 }
 
 export const alarmAdapter: DispatchSourceAdapter = {
@@ -107,21 +167,25 @@ export const alarmAdapter: DispatchSourceAdapter = {
       .innerJoin('personal_alarms as a', 'a.id', 'pm.alarm_id')
       .innerJoin('users as u', 'u.id', 'a.user_id')
       .leftJoin('personal_alarm_locations as l', 'l.id', 'a.location_id')
-      .select(['pm.kind', 'a.text', 'a.dispatch_at', 'u.name as owner', 'l.latitude', 'l.longitude'])
+      .select(['pm.kind', 'pm.change_id', 'a.text', 'a.dispatch_at', 'u.name as owner', 'l.latitude', 'l.longitude'])
       .where('pm.id', '=', messageId)
       .executeTakeFirstOrThrow();
-    return render(services, m);
+    if (m.kind === 'changed') return renderChange(services, await loadChange(services.db, m.change_id!));
+    return render(services, { ...m, kind: m.kind });
   },
   // A push that could not be delivered falls back to SMS, an SMS to email, unless the person was reached otherwise.
   async onGaveUp(services: Services, messageId: number, failed: ClaimedDispatch[]) {
     const now = services.now();
     for (const dispatch of failed) {
       if (dispatch.channel === 'email') continue;
-      const next = dispatch.channel === 'push' ? sql`case when u.phone_primary is not null then 'sms' else 'email' end` : sql`'email'`;
+      const next =
+        dispatch.channel === 'push'
+          ? sql`case when u.phone_primary is not null then 'sms' else 'email' end`
+          : sql`'email'`;
       const address = dispatch.channel === 'push' ? sql`coalesce(u.phone_primary, u.email)` : sql`u.email`;
       await sql`
-        insert into dispatches (tenant_id, source, message_id, recipient_id, channel, sent_to, next_attempt_at)
-        select d.tenant_id, 'alarm', d.message_id, d.recipient_id, ${next}, ${address}, ${now}::timestamptz
+        insert into dispatches (tenant_id, source, message_id, recipient_id, channel, sent_to, next_attempt_at, language)
+        select d.tenant_id, 'alarm', d.message_id, d.recipient_id, ${next}, ${address}, ${now}::timestamptz, d.language
           from dispatches d join users u on u.id = d.recipient_id
          where d.id = ${dispatch.id}
            and not exists (select 1 from dispatches o
@@ -131,3 +195,86 @@ export const alarmAdapter: DispatchSourceAdapter = {
     }
   },
 };
+
+/**
+ * The owner's notice of a change someone else made (personal-alarms.audit.ts enqueues it with the change). Like
+ * the alarm's own jobs it first records the message and its dispatch (one per recorded change), then sends; run
+ * again it only sends what is not sent yet.
+ */
+export async function noticeOwnerOfChange(services: Services, changeId: number, ctx: JobContext): Promise<JobResult> {
+  const now = ctx.now();
+  const outcome = await services.db.transaction().execute(async (trx): Promise<number | Fresh | null> => {
+    const change = await trx
+      .selectFrom('personal_alarm_changes as c')
+      .innerJoin('personal_alarms as a', 'a.id', 'c.alarm_id')
+      .select(['c.id', 'c.tenant_id', 'c.alarm_id', 'a.user_id', 'a.version'])
+      .where('c.id', '=', changeId)
+      .forUpdate('c')
+      .executeTakeFirst();
+    if (!change) return null;
+    const existing = await trx
+      .selectFrom('personal_alarm_messages')
+      .select('id')
+      .where('change_id', '=', changeId)
+      .executeTakeFirst();
+    if (existing) return existing.id;
+    const message = await trx
+      .insertInto('personal_alarm_messages')
+      .values({
+        tenant_id: change.tenant_id,
+        alarm_id: change.alarm_id,
+        kind: 'changed',
+        version: change.version,
+        change_id: change.id,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const claimed = await insertClaimedUserDispatches(
+      trx,
+      change.tenant_id,
+      message.id,
+      singleUser(change.user_id),
+      now,
+      ctx.claim,
+    );
+    return { messageId: message.id, claimed, message: renderChange(services, await loadChange(trx, changeId)) };
+  });
+  if (outcome === null) return undefined;
+  if (typeof outcome === 'number') return deliverDispatches(services, ctx, alarmAdapter, outcome);
+  return deliverDispatches(services, ctx, alarmAdapter, outcome.messageId, {
+    fresh: true,
+    claimed: outcome.claimed,
+    message: outcome.message,
+  });
+}
+
+/** What the notice says: who (null once deleted), the alarm as the owner knows it (its text before the change), what changed. */
+async function loadChange(db: Executor, changeId: number): Promise<AlarmChange> {
+  const row = await db
+    .selectFrom('personal_alarm_changes as c')
+    .innerJoin('personal_alarms as a', 'a.id', 'c.alarm_id')
+    .leftJoin('users as actor', 'actor.id', 'c.actor_id')
+    .select(['c.changes', 'a.text', 'a.dispatch_at', 'actor.name as actor'])
+    .where('c.id', '=', changeId)
+    .executeTakeFirstOrThrow();
+  const changes = row.changes as AlarmChange['changes'] & { text?: { from?: unknown; to: unknown } };
+  return {
+    actor: row.actor ?? null,
+    text: typeof changes.text?.from === 'string' ? changes.text.from : row.text,
+    dispatchAt: row.dispatch_at,
+    changes,
+  };
+}
+
+function renderChange(services: Services, change: AlarmChange): LoadedMessage {
+  return {
+    render: (dispatch): Rendered =>
+      personalAlarmChangedNotice(
+        languageOfTag(dispatch.language) ?? fallbackLanguage,
+        dispatch.channel,
+        change,
+        services.config.timeZone,
+      ),
+  };
+}

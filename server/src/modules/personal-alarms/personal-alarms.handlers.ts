@@ -1,5 +1,5 @@
 import { requireAuth, requireTenant, type PartialHandlers } from '../../http/operations';
-import { pageParams } from '../tenants/paging';
+import { pageParams } from '../../shared/paging';
 import {
   activatePersonalAlarm,
   createPersonalAlarm,
@@ -9,16 +9,43 @@ import {
   updatePersonalAlarm,
 } from './personal-alarms.service';
 
-type Operations = 'createPersonalAlarm' | 'listPersonalAlarms' | 'getPersonalAlarm' | 'updatePersonalAlarm' | 'activatePersonalAlarm' | 'deactivatePersonalAlarm';
+type Operations =
+  | 'createPersonalAlarm'
+  | 'listPersonalAlarms'
+  | 'getPersonalAlarm'
+  | 'updatePersonalAlarm'
+  | 'activatePersonalAlarm'
+  | 'deactivatePersonalAlarm';
 
 export const personalAlarmsHandlers: PartialHandlers<Operations> = {
-  createPersonalAlarm: async (ctx) => ({ status: 201, body: await createPersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.body) }),
+  createPersonalAlarm: async (ctx) => ({
+    status: 201,
+    body: await createPersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.body),
+  }),
   listPersonalAlarms: async (ctx) => ({
     status: 200,
-    body: await listPersonalAlarms(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.query?.status === 'active', pageParams(ctx.query)),
+    body: await listPersonalAlarms(
+      ctx.services,
+      requireAuth(ctx),
+      requireTenant(ctx),
+      ctx.query?.status === 'active',
+      pageParams(ctx.query),
+    ),
   }),
-  getPersonalAlarm: async (ctx) => ({ status: 200, body: await getPersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id) }),
-  updatePersonalAlarm: async (ctx) => ({ status: 200, body: await updatePersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id, ctx.body) }),
-  activatePersonalAlarm: async (ctx) => ({ status: 200, body: await activatePersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id) }),
-  deactivatePersonalAlarm: async (ctx) => ({ status: 200, body: await deactivatePersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id) }),
+  getPersonalAlarm: async (ctx) => ({
+    status: 200,
+    body: await getPersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id),
+  }),
+  updatePersonalAlarm: async (ctx) => ({
+    status: 200,
+    body: await updatePersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id, ctx.body),
+  }),
+  activatePersonalAlarm: async (ctx) => ({
+    status: 200,
+    body: await activatePersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id),
+  }),
+  deactivatePersonalAlarm: async (ctx) => ({
+    status: 200,
+    body: await deactivatePersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id),
+  }),
 };

@@ -2,8 +2,8 @@
 // transaction take it as `db` (never the shared handle: PGlite's one connection is held by the transaction).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/types';
-import type { ClaimedDispatch } from '../../jobs/deliveries';
-import type { PageParams } from '../tenants/paging';
+import type { ClaimedDispatch } from '../../notify/deliveries';
+import type { PageParams } from '../../shared/paging';
 
 type Executor = Kysely<Database>;
 
@@ -23,7 +23,11 @@ export const alarmColumns = [
 ] as const;
 
 export async function findAlarm(db: Executor, tenantId: number, id: number, lock = false) {
-  let query = db.selectFrom('personal_alarms').select(alarmColumns).where('tenant_id', '=', tenantId).where('id', '=', id);
+  let query = db
+    .selectFrom('personal_alarms')
+    .select(alarmColumns)
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id);
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
 }
@@ -37,14 +41,22 @@ export async function selectAlarms(db: Executor, tenantId: number, onlyActive: b
 }
 
 export async function countAlarms(db: Executor, tenantId: number, onlyActive: boolean): Promise<number> {
-  let query = db.selectFrom('personal_alarms').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenantId);
+  let query = db
+    .selectFrom('personal_alarms')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('tenant_id', '=', tenantId);
   if (onlyActive) query = query.where('active', '=', true);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
 /** Another active alarm on the same device of the same user. */
 export async function findActiveAlarmOnDevice(db: Executor, userId: number, deviceId: string, exceptId?: number) {
-  let query = db.selectFrom('personal_alarms').select('id').where('user_id', '=', userId).where('device_id', '=', deviceId).where('active', '=', true);
+  let query = db
+    .selectFrom('personal_alarms')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('device_id', '=', deviceId)
+    .where('active', '=', true);
   if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
   return query.executeTakeFirst();
 }
@@ -52,58 +64,109 @@ export async function findActiveAlarmOnDevice(db: Executor, userId: number, devi
 /** The given users that belong to the tenant and the given groups the tenant takes part in. */
 export async function validRecipientRefs(db: Executor, tenantId: number, userIds: number[], groupIds: number[]) {
   const users = userIds.length
-    ? (await db.selectFrom('memberships').select('user_id').where('tenant_id', '=', tenantId).where('user_id', 'in', userIds).execute()).map((r) => r.user_id)
+    ? (
+        await db
+          .selectFrom('memberships')
+          .select('user_id')
+          .where('tenant_id', '=', tenantId)
+          .where('user_id', 'in', userIds)
+          .execute()
+      ).map((r) => r.user_id)
     : [];
   const groups = groupIds.length
-    ? (await db.selectFrom('group_tenants').select('group_id').where('tenant_id', '=', tenantId).where('group_id', 'in', groupIds).execute()).map((r) => r.group_id)
+    ? (
+        await db
+          .selectFrom('group_tenants')
+          .select('group_id')
+          .where('tenant_id', '=', tenantId)
+          .where('group_id', 'in', groupIds)
+          .execute()
+      ).map((r) => r.group_id)
     : [];
   return { users, groups };
 }
 
 /** How many people those refs reach besides the owner (users plus the members of the groups, each person once). */
-export async function countReachedUsers(db: Executor, ownerId: number, userIds: number[], groupIds: number[]): Promise<number> {
-  const members = groupIds.length ? (await db.selectFrom('group_members').select('user_id').where('group_id', 'in', groupIds).execute()).map((r) => r.user_id) : [];
+export async function countReachedUsers(
+  db: Executor,
+  ownerId: number,
+  userIds: number[],
+  groupIds: number[],
+): Promise<number> {
+  const members = groupIds.length
+    ? (await db.selectFrom('group_members').select('user_id').where('group_id', 'in', groupIds).execute()).map(
+        (r) => r.user_id,
+      )
+    : [];
   const reached = new Set([...userIds, ...members]);
   reached.delete(ownerId);
   return reached.size;
 }
 
 export async function selectRecipientRefs(db: Executor, alarmId: number) {
-  const users = (await db.selectFrom('personal_alarm_recipient_users').select('user_id').where('alarm_id', '=', alarmId).execute()).map((r) => r.user_id);
-  const groups = (await db.selectFrom('personal_alarm_recipient_groups').select('group_id').where('alarm_id', '=', alarmId).execute()).map((r) => r.group_id);
+  const users = (
+    await db.selectFrom('personal_alarm_recipient_users').select('user_id').where('alarm_id', '=', alarmId).execute()
+  ).map((r) => r.user_id);
+  const groups = (
+    await db.selectFrom('personal_alarm_recipient_groups').select('group_id').where('alarm_id', '=', alarmId).execute()
+  ).map((r) => r.group_id);
   return { users, groups };
 }
 
 export async function replaceRecipientUsers(db: Executor, alarmId: number, userIds: number[]) {
   await db.deleteFrom('personal_alarm_recipient_users').where('alarm_id', '=', alarmId).execute();
-  if (userIds.length) await db.insertInto('personal_alarm_recipient_users').values(userIds.map((user_id) => ({ alarm_id: alarmId, user_id }))).execute();
+  if (userIds.length)
+    await db
+      .insertInto('personal_alarm_recipient_users')
+      .values(userIds.map((user_id) => ({ alarm_id: alarmId, user_id })))
+      .execute();
 }
 
 export async function replaceRecipientGroups(db: Executor, alarmId: number, groupIds: number[]) {
   await db.deleteFrom('personal_alarm_recipient_groups').where('alarm_id', '=', alarmId).execute();
-  if (groupIds.length) await db.insertInto('personal_alarm_recipient_groups').values(groupIds.map((group_id) => ({ alarm_id: alarmId, group_id }))).execute();
+  if (groupIds.length)
+    await db
+      .insertInto('personal_alarm_recipient_groups')
+      .values(groupIds.map((group_id) => ({ alarm_id: alarmId, group_id })))
+      .execute();
 }
 
-export async function insertLocation(db: Executor, tenantId: number, location: { latitude: number; longitude: number }): Promise<number> {
-  const row = await db.insertInto('personal_alarm_locations').values({ tenant_id: tenantId, ...location }).returning('id').executeTakeFirstOrThrow();
+export async function insertLocation(
+  db: Executor,
+  tenantId: number,
+  location: { latitude: number; longitude: number },
+): Promise<number> {
+  const row = await db
+    .insertInto('personal_alarm_locations')
+    .values({ tenant_id: tenantId, ...location })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 /**
  * Creates the alarm message's dispatches, already claimed by the job that sends them (status 'sending' under its
  * claim): every recipient gets a push to each of their devices, or an SMS when they have no device, or an email
- * when they have neither. `recipients` selects the user ids.
+ * when they have neither, each in the recipient's language. `recipients` selects the user ids.
  */
-export async function insertClaimedUserDispatches(db: Executor, tenantId: number, messageId: number, recipients: RawBuilder<unknown>, now: Date, claim: string) {
+export async function insertClaimedUserDispatches(
+  db: Executor,
+  tenantId: number,
+  messageId: number,
+  recipients: RawBuilder<unknown>,
+  now: Date,
+  claim: string,
+) {
   const { rows } = await sql<ClaimedDispatch>`
     with r as (${recipients})
-    insert into dispatches (tenant_id, source, message_id, recipient_id, channel, sent_to, next_attempt_at, status, locked_by, attempts)
+    insert into dispatches (tenant_id, source, message_id, recipient_id, channel, sent_to, next_attempt_at, status, locked_by, attempts, language)
     select ${tenantId}, 'alarm', ${messageId}, r.user_id,
            case when pt.token is not null then 'push' when u.phone_primary is not null then 'sms' else 'email' end,
-           coalesce(pt.token, u.phone_primary, u.email), ${now}, 'sending', ${claim}, 1
+           coalesce(pt.token, u.phone_primary, u.email), ${now}, 'sending', ${claim}, 1, us.preferred_language
       from r join users u on u.id = r.user_id left join push_tokens pt on pt.user_id = r.user_id
+      left join user_settings us on us.user_id = r.user_id
     on conflict do nothing
-    returning id, recipient_id, channel, sent_to, attempts, key_nonce`.execute(db);
+    returning id, recipient_id, channel, sent_to, attempts, key_nonce, language`.execute(db);
   return rows;
 }
 

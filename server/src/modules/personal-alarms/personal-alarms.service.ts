@@ -5,9 +5,9 @@ import type { Kysely } from 'kysely';
 import type { components } from '../../../../generated/core-api';
 import type { Database } from '../../db/types';
 import { ApiError } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
-import { pageOf, type Page, type PageParams } from '../tenants/paging';
+import { pageOf, type Page, type PageParams } from '../../shared/paging';
 import {
   countAlarms,
   countReachedUsers,
@@ -21,6 +21,7 @@ import {
   validRecipientRefs,
   type AlarmRow,
 } from './personal-alarms.repository';
+import { diff, recordAlarmChange, requireOwnerOrOperator, sortedIds, type AlarmChanges } from './personal-alarms.audit';
 import { armTimer, disarmTimer } from './personal-alarms.timer';
 
 type PersonalAlarm = components['schemas']['PersonalAlarm'];
@@ -30,14 +31,19 @@ type Flag = 'mayActivate' | 'mayDeactivate';
 
 function requireFlag(auth: AuthContext, ...flags: Flag[]): void {
   if (!flags.some((flag) => auth.permissions?.alarms?.[flag] === true)) {
-    throw new ApiError('FORBIDDEN', { message: `The user may not ${flags.includes('mayActivate') ? 'start or change' : 'stop'} personal alarms` });
+    throw new ApiError('FORBIDDEN', {
+      message: `The user may not ${flags.includes('mayActivate') ? 'start or change' : 'stop'} personal alarms`,
+    });
   }
 }
 
 const notFound = () => new ApiError('PERSONAL_ALARM_NOT_FOUND', { message: 'Personal alarm not found' });
-const deviceConflict = () => new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The device already has an active personal alarm' });
-const dispatchedConflict = () => new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The personal alarm has already been dispatched' });
-const noRecipients = () => new ApiError('PERSONAL_ALARM_NOT_FOUND_RECIPIENTS', { message: 'No valid recipients found' });
+const deviceConflict = () =>
+  new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The device already has an active personal alarm' });
+const dispatchedConflict = () =>
+  new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The personal alarm has already been dispatched' });
+const noRecipients = () =>
+  new ApiError('PERSONAL_ALARM_NOT_FOUND_RECIPIENTS', { message: 'No valid recipients found' });
 
 export function toPersonalAlarm(row: AlarmRow): PersonalAlarm {
   return {
@@ -55,15 +61,34 @@ export function toPersonalAlarm(row: AlarmRow): PersonalAlarm {
 }
 
 /** Ids that are not users or groups of the tenant are left out; someone besides the owner must remain to be reached. */
-async function recipientsOf(db: Kysely<Database>, tenantId: number, ownerId: number, userIds: number[], groupIds: number[]) {
+async function recipientsOf(
+  db: Kysely<Database>,
+  tenantId: number,
+  ownerId: number,
+  userIds: number[],
+  groupIds: number[],
+) {
   const refs = await validRecipientRefs(db, tenantId, userIds, groupIds);
   if ((await countReachedUsers(db, ownerId, refs.users, refs.groups)) === 0) throw noRecipients();
   return refs;
 }
 
+async function locationOf(db: Kysely<Database>, locationId: number | null) {
+  if (locationId === null) return null;
+  const row = await db
+    .selectFrom('personal_alarm_locations')
+    .select(['latitude', 'longitude'])
+    .where('id', '=', locationId)
+    .executeTakeFirst();
+  return row ? { latitude: row.latitude, longitude: row.longitude } : null;
+}
+
 /** The unique index on active (user, device) decides races the pre-check cannot see. */
 function isActiveDeviceViolation(error: unknown): boolean {
-  return error instanceof Error && /personal_alarms_active_device_uq/.test(`${error.message} ${(error as { constraint?: string }).constraint ?? ''}`);
+  return (
+    error instanceof Error &&
+    /personal_alarms_active_device_uq/.test(`${error.message} ${(error as { constraint?: string }).constraint ?? ''}`)
+  );
 }
 
 async function inTransaction<T>(services: Services, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
@@ -75,9 +100,15 @@ async function inTransaction<T>(services: Services, work: (trx: Kysely<Database>
   }
 }
 
-export async function createPersonalAlarm(services: Services, auth: AuthContext, tenantId: number, body: CreateRequest): Promise<PersonalAlarm> {
+export async function createPersonalAlarm(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  body: CreateRequest,
+): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate');
-  if (body.sender.userId !== auth.userId) throw new ApiError('FORBIDDEN', { message: 'A personal alarm can only be started for yourself' });
+  if (body.sender.userId !== auth.userId)
+    throw new ApiError('FORBIDDEN', { message: 'A personal alarm can only be started for yourself' });
   const now = services.now();
   const row = await inTransaction(services, async (trx) => {
     const refs = await recipientsOf(trx, tenantId, auth.userId, body.recipientUserIds, body.groupIds);
@@ -102,37 +133,86 @@ export async function createPersonalAlarm(services: Services, auth: AuthContext,
     await replaceRecipientUsers(trx, alarm.id, refs.users);
     await replaceRecipientGroups(trx, alarm.id, refs.groups);
     if (alarm.active) await armTimer(services, trx, alarm);
+    await recordAlarmChange(services, trx, alarm, auth.userId, 'create', {
+      text: { to: alarm.text },
+      dispatchTime: { to: alarm.dispatch_at.toISOString() },
+      active: { to: alarm.active },
+      oneMinuteWarning: { to: alarm.one_minute_warning },
+      location: { to: body.location ?? null },
+      recipientUserIds: { to: sortedIds(refs.users) },
+      groupIds: { to: sortedIds(refs.groups) },
+    });
     return alarm;
   });
   services.jobs.wake();
   return toPersonalAlarm(row);
 }
 
-export async function listPersonalAlarms(services: Services, auth: AuthContext, tenantId: number, onlyActive: boolean, page: PageParams): Promise<Page<PersonalAlarm>> {
+export async function listPersonalAlarms(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  onlyActive: boolean,
+  page: PageParams,
+): Promise<Page<PersonalAlarm>> {
   requireFlag(auth, 'mayActivate', 'mayDeactivate');
-  const [rows, total] = await Promise.all([selectAlarms(services.db, tenantId, onlyActive, page), countAlarms(services.db, tenantId, onlyActive)]);
+  const [rows, total] = await Promise.all([
+    selectAlarms(services.db, tenantId, onlyActive, page),
+    countAlarms(services.db, tenantId, onlyActive),
+  ]);
   return pageOf(rows.map(toPersonalAlarm), total, page);
 }
 
-export async function getPersonalAlarm(services: Services, auth: AuthContext, tenantId: number, id: number): Promise<PersonalAlarm> {
+export async function getPersonalAlarm(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  id: number,
+): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate', 'mayDeactivate');
   const row = await findAlarm(services.db, tenantId, id);
   if (!row) throw notFound();
   return toPersonalAlarm(row);
 }
 
-export async function updatePersonalAlarm(services: Services, auth: AuthContext, tenantId: number, id: number, body: UpdateRequest): Promise<PersonalAlarm> {
+export async function updatePersonalAlarm(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  id: number,
+  body: UpdateRequest,
+): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate');
   const row = await inTransaction(services, async (trx) => {
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
+    requireOwnerOrOperator(auth, alarm, 'change');
     if (alarm.message_id !== null) throw dispatchedConflict();
+    const changes: AlarmChanges = {};
     if (body.recipientUserIds !== undefined || body.groupIds !== undefined) {
       const current = await selectRecipientRefs(trx, id);
-      const refs = await recipientsOf(trx, tenantId, alarm.user_id, body.recipientUserIds ?? current.users, body.groupIds ?? current.groups);
-      if (body.recipientUserIds !== undefined) await replaceRecipientUsers(trx, id, refs.users);
-      if (body.groupIds !== undefined) await replaceRecipientGroups(trx, id, refs.groups);
+      const refs = await recipientsOf(
+        trx,
+        tenantId,
+        alarm.user_id,
+        body.recipientUserIds ?? current.users,
+        body.groupIds ?? current.groups,
+      );
+      if (body.recipientUserIds !== undefined) {
+        await replaceRecipientUsers(trx, id, refs.users);
+        diff(changes, 'recipientUserIds', sortedIds(current.users), sortedIds(refs.users));
+      }
+      if (body.groupIds !== undefined) {
+        await replaceRecipientGroups(trx, id, refs.groups);
+        diff(changes, 'groupIds', sortedIds(current.groups), sortedIds(refs.groups));
+      }
     }
+    if (body.dispatchAt !== undefined)
+      diff(changes, 'dispatchTime', alarm.dispatch_at.toISOString(), new Date(body.dispatchAt).toISOString());
+    if (body.text !== undefined) diff(changes, 'text', alarm.text, body.text);
+    if (body.oneMinuteWarning !== undefined)
+      diff(changes, 'oneMinuteWarning', alarm.one_minute_warning, body.oneMinuteWarning);
+    if (body.location !== undefined) diff(changes, 'location', await locationOf(trx, alarm.location_id), body.location);
     const timerMoves = alarm.active && (body.dispatchAt !== undefined || body.oneMinuteWarning !== undefined);
     const updated = await trx
       .updateTable('personal_alarms')
@@ -151,17 +231,24 @@ export async function updatePersonalAlarm(services: Services, auth: AuthContext,
       await disarmTimer(services, trx, alarm);
       await armTimer(services, trx, updated);
     }
+    await recordAlarmChange(services, trx, alarm, auth.userId, 'update', changes);
     return updated;
   });
   services.jobs.wake();
   return toPersonalAlarm(row);
 }
 
-export async function activatePersonalAlarm(services: Services, auth: AuthContext, tenantId: number, id: number): Promise<PersonalAlarm> {
+export async function activatePersonalAlarm(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  id: number,
+): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate');
   const row = await inTransaction(services, async (trx) => {
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
+    requireOwnerOrOperator(auth, alarm, 'start');
     if (alarm.active) return alarm;
     if (alarm.message_id !== null) throw dispatchedConflict();
     if (await findActiveAlarmOnDevice(trx, alarm.user_id, alarm.device_id, alarm.id)) throw deviceConflict();
@@ -172,17 +259,24 @@ export async function activatePersonalAlarm(services: Services, auth: AuthContex
       .returningAll()
       .executeTakeFirstOrThrow();
     await armTimer(services, trx, updated);
+    await recordAlarmChange(services, trx, alarm, auth.userId, 'activate', { active: { from: false, to: true } });
     return updated;
   });
   services.jobs.wake();
   return toPersonalAlarm(row);
 }
 
-export async function deactivatePersonalAlarm(services: Services, auth: AuthContext, tenantId: number, id: number): Promise<PersonalAlarm> {
+export async function deactivatePersonalAlarm(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  id: number,
+): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayDeactivate');
   const row = await inTransaction(services, async (trx) => {
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
+    requireOwnerOrOperator(auth, alarm, 'stop');
     if (!alarm.active) return alarm;
     const updated = await trx
       .updateTable('personal_alarms')
@@ -191,7 +285,9 @@ export async function deactivatePersonalAlarm(services: Services, auth: AuthCont
       .returningAll()
       .executeTakeFirstOrThrow();
     await disarmTimer(services, trx, alarm);
+    await recordAlarmChange(services, trx, alarm, auth.userId, 'deactivate', { active: { from: true, to: false } });
     return updated;
   });
+  services.jobs.wake();
   return toPersonalAlarm(row);
 }

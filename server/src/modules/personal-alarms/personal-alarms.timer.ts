@@ -24,7 +24,13 @@ const keys = (alarm: { id: number; version: number }) => ({
 export async function armTimer(services: Services, trx: Kysely<Database>, alarm: Armed): Promise<void> {
   const { fire, warn } = keys(alarm);
   const payload = { alarmId: alarm.id, version: alarm.version };
-  await services.jobs.enqueue(trx, { kind: alarmFireJob, dedupeKey: fire, payload, runAt: alarm.dispatch_at, maxAttempts: 50 });
+  await services.jobs.enqueue(trx, {
+    kind: alarmFireJob,
+    dedupeKey: fire,
+    payload,
+    runAt: alarm.dispatch_at,
+    maxAttempts: 50,
+  });
   const now = services.now();
   if (alarm.one_minute_warning && alarm.dispatch_at > now) {
     const warnAt = new Date(Math.max(now.getTime(), alarm.dispatch_at.getTime() - warningLeadMs));
@@ -32,7 +38,11 @@ export async function armTimer(services: Services, trx: Kysely<Database>, alarm:
   }
 }
 
-export async function disarmTimer(services: Services, trx: Kysely<Database>, alarm: { id: number; version: number }): Promise<void> {
+export async function disarmTimer(
+  services: Services,
+  trx: Kysely<Database>,
+  alarm: { id: number; version: number },
+): Promise<void> {
   const { fire, warn } = keys(alarm);
   await services.jobs.cancel(trx, [fire, warn]);
 }

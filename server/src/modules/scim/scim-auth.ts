@@ -4,11 +4,12 @@ import type { Request } from 'express';
 import { ApiError } from '../../errors';
 import { bearerToken } from '../../http/auth';
 import type { Services } from '../../services';
-import { resolveApiKey } from '../api-keys/api-keys.service';
+import { resolveApiKey } from '../api-keys';
 
 /** The tenant the presented api key belongs to. */
 export async function authenticateScimKey(req: Request, services: Services): Promise<number> {
   const key = await resolveApiKey(services, bearerToken(req));
-  if (!key || key.scope !== 'scim') throw new ApiError('UNAUTHORIZED', { message: 'A valid api key of scope scim is required' });
+  if (!key || key.scope !== 'scim')
+    throw new ApiError('UNAUTHORIZED', { message: 'A valid api key of scope scim is required' });
   return key.tenantId;
 }

@@ -14,7 +14,9 @@ export const serviceProviderConfig = () => ({
   changePassword: { supported: false },
   sort: { supported: false },
   etag: { supported: false },
-  authenticationSchemes: [{ type: 'oauthbearertoken', name: 'Api key', description: 'An api key with scope scim, as a Bearer token.' }],
+  authenticationSchemes: [
+    { type: 'oauthbearertoken', name: 'Api key', description: 'An api key with scope scim, as a Bearer token.' },
+  ],
 });
 
 const base = (config: Config) => `${config.publicBaseUrl}/core/v1/scim/v2`;
@@ -51,11 +53,21 @@ export function schemas(config: Config) {
     attributes,
     meta: { resourceType: 'Schema', location: `${base(config)}/Schemas/${id}` },
   });
-  const multi = (name: string) => attribute(name, 'complex', { multiValued: true, subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')] });
+  const multi = (name: string) =>
+    attribute(name, 'complex', {
+      multiValued: true,
+      subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')],
+    });
   const user = schema(userSchema, 'User', [
     attribute('userName', 'string', { required: true, uniqueness: 'server' }),
     attribute('displayName', 'string'),
-    attribute('name', 'complex', { subAttributes: [attribute('formatted', 'string'), attribute('givenName', 'string'), attribute('familyName', 'string')] }),
+    attribute('name', 'complex', {
+      subAttributes: [
+        attribute('formatted', 'string'),
+        attribute('givenName', 'string'),
+        attribute('familyName', 'string'),
+      ],
+    }),
     attribute('title', 'string'),
     attribute('active', 'boolean'),
     multi('emails'),
@@ -63,7 +75,13 @@ export function schemas(config: Config) {
   ]);
   const group = schema(groupSchema, 'Group', [
     attribute('displayName', 'string', { required: true }),
-    attribute('members', 'complex', { multiValued: true, subAttributes: [attribute('value', 'string', { mutability: 'immutable' }), attribute('display', 'string', { mutability: 'readOnly' })] }),
+    attribute('members', 'complex', {
+      multiValued: true,
+      subAttributes: [
+        attribute('value', 'string', { mutability: 'immutable' }),
+        attribute('display', 'string', { mutability: 'readOnly' }),
+      ],
+    }),
   ]);
   return listResponse([user, group], 2, 1);
 }

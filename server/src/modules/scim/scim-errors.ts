@@ -4,16 +4,29 @@ import type { ErrorRequestHandler } from 'express';
 import type { Logger } from '../../logger';
 import { toApiError } from '../../http/error-handler';
 
-export type ScimType = 'invalidFilter' | 'invalidSyntax' | 'invalidValue' | 'uniqueness' | 'mutability' | 'noTarget' | 'invalidPath' | 'tooMany';
+export type ScimType =
+  | 'invalidFilter'
+  | 'invalidSyntax'
+  | 'invalidValue'
+  | 'uniqueness'
+  | 'mutability'
+  | 'noTarget'
+  | 'invalidPath'
+  | 'tooMany';
 
 export class ScimFailure extends Error {
-  constructor(readonly status: number, message: string, readonly scimType?: ScimType) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly scimType?: ScimType,
+  ) {
     super(message);
     this.name = 'ScimFailure';
   }
 }
 
-export const scimBadRequest = (message: string, scimType: ScimType = 'invalidValue') => new ScimFailure(400, message, scimType);
+export const scimBadRequest = (message: string, scimType: ScimType = 'invalidValue') =>
+  new ScimFailure(400, message, scimType);
 export const scimNotFound = (message: string) => new ScimFailure(404, message);
 export const scimConflict = (message: string) => new ScimFailure(409, message, 'uniqueness');
 
@@ -31,18 +44,39 @@ export function scimErrorHandler(logger: Logger): ErrorRequestHandler {
     } else {
       const apiError = toApiError(error);
       status = apiError.httpStatus;
-      detail = apiError.issues?.length ? apiError.issues.map((i) => `${i.where} ${i.path}: ${i.message}`).join('; ').slice(0, 1000) : apiError.message;
-      if (status === 400) scimType = apiError.issues?.some((i) => i.where === 'query') ? 'invalidFilter' : 'invalidSyntax';
+      detail = apiError.issues?.length
+        ? apiError.issues
+            .map((i) => `${i.where} ${i.path}: ${i.message}`)
+            .join('; ')
+            .slice(0, 1000)
+        : apiError.message;
+      if (status === 400)
+        scimType = apiError.issues?.some((i) => i.where === 'query') ? 'invalidFilter' : 'invalidSyntax';
       if (status >= 500 && apiError.code === 'INTERNAL_SERVER_ERROR') {
         const cause = apiError.cause ?? error;
-        logger.error({ requestId: String(req.id ?? ''), err: cause instanceof Error ? { message: cause.message, stack: cause.stack } : cause }, 'SCIM request failed');
+        logger.error(
+          {
+            requestId: String(req.id ?? ''),
+            err: cause instanceof Error ? { message: cause.message, stack: cause.stack } : cause,
+          },
+          'SCIM request failed',
+        );
         detail = `Internal server error (request ${String(req.id ?? '')})`;
       }
-      if (apiError.unavailableUntil) res.set('Retry-After', String(Math.max(0, Math.ceil((apiError.unavailableUntil.getTime() - Date.now()) / 1000))));
+      if (apiError.unavailableUntil)
+        res.set(
+          'Retry-After',
+          String(Math.max(0, Math.ceil((apiError.unavailableUntil.getTime() - Date.now()) / 1000))),
+        );
     }
     res
       .status(status)
       .type('application/scim+json')
-      .json({ schemas: [scimErrorSchema], status: String(status), ...(scimType ? { scimType } : {}), detail: detail.slice(0, 1000) });
+      .json({
+        schemas: [scimErrorSchema],
+        status: String(status),
+        ...(scimType ? { scimType } : {}),
+        detail: detail.slice(0, 1000),
+      });
   };
 }

@@ -9,12 +9,28 @@ export interface EqFilter {
 
 const pattern = /^\s*([A-Za-z][\w.:-]*)\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i;
 
-export function parseEqFilter(filter: string | undefined, allowed: Record<string, string>): EqFilter | null {
+/**
+ * `allowed` maps each accepted attribute (lower case, as clients may write it) to the attribute filtered on;
+ * `names` are the attributes the error message offers, each once.
+ */
+export function parseEqFilter(
+  filter: string | undefined,
+  allowed: Record<string, string>,
+  names: readonly string[],
+): EqFilter | null {
   if (filter === undefined || filter.trim() === '') return null;
   const match = pattern.exec(filter);
   const attribute = match && allowed[match[1].toLowerCase()];
-  if (!match || !attribute) throw scimBadRequest(`Unsupported filter; use one of ${Object.values(allowed).join(', ')} eq "value"`, 'invalidFilter');
-  return { attribute, value: JSON.parse(`"${match[2]}"`) as string };
+  if (!match || !attribute)
+    throw scimBadRequest(`Unsupported filter; use one of ${names.join(', ')} eq "value"`, 'invalidFilter');
+  let value: string;
+  try {
+    // The quoted value is a JSON string (RFC 7644 §3.4.2.2); a broken escape (\x, a short \u) is the client's error.
+    value = JSON.parse(`"${match[2]}"`) as string;
+  } catch {
+    throw scimBadRequest('Invalid filter: the quoted value has an invalid escape', 'invalidFilter');
+  }
+  return { attribute, value };
 }
 
 /** SCIM paging: 1-based startIndex, at most 100 results. */

@@ -14,13 +14,21 @@ const groupFilters = { displayname: 'displayName', externalid: 'externalId', id:
 const corePrefix = 'urn:ietf:params:scim:schemas:core:2.0:group:';
 
 async function render(services: Services, tenantId: number, rows: repo.ScimGroupRow[], withMembers: boolean) {
-  const members = withMembers ? await repo.selectMembers(services.db, tenantId, rows.map((r) => r.id)) : [];
+  const members = withMembers
+    ? await repo.selectMembers(
+        services.db,
+        tenantId,
+        rows.map((r) => r.id),
+      )
+    : [];
   return rows.map((row) => ({
     schemas: [groupSchema],
     id: String(row.id),
     ...(row.external_id ? { externalId: row.external_id } : {}),
     displayName: row.name,
-    ...(withMembers ? { members: members.filter((m) => m.group_id === row.id).map((m) => ({ value: String(m.id), display: m.name })) } : {}),
+    ...(withMembers
+      ? { members: members.filter((m) => m.group_id === row.id).map((m) => ({ value: String(m.id), display: m.name })) }
+      : {}),
     meta: {
       resourceType: 'Group' as const,
       created: row.created_at.toISOString(),
@@ -30,13 +38,25 @@ async function render(services: Services, tenantId: number, rows: repo.ScimGroup
   }));
 }
 
-const excludesMembers = (excluded?: string) => (excluded ?? '').split(',').some((a) => a.trim().toLowerCase() === 'members');
+const excludesMembers = (excluded?: string) =>
+  (excluded ?? '').split(',').some((a) => a.trim().toLowerCase() === 'members');
 
-export async function listScimGroups(services: Services, tenantId: number, query: { filter?: string; startIndex?: number; count?: number; excludedAttributes?: string }) {
-  const filter = parseEqFilter(query.filter, groupFilters);
+export async function listScimGroups(
+  services: Services,
+  tenantId: number,
+  query: { filter?: string; startIndex?: number; count?: number; excludedAttributes?: string },
+) {
+  const filter = parseEqFilter(query.filter, groupFilters, ['displayName', 'externalId', 'id']);
   const page = scimPage(query);
-  const [rows, total] = await Promise.all([repo.selectScimGroups(services.db, tenantId, filter, page), repo.countScimGroups(services.db, tenantId, filter)]);
-  return listResponse(await render(services, tenantId, rows, !excludesMembers(query.excludedAttributes)), total, page.startIndex);
+  const [rows, total] = await Promise.all([
+    repo.selectScimGroups(services.db, tenantId, filter, page),
+    repo.countScimGroups(services.db, tenantId, filter),
+  ]);
+  return listResponse(
+    await render(services, tenantId, rows, !excludesMembers(query.excludedAttributes)),
+    total,
+    page.startIndex,
+  );
 }
 
 export async function getScimGroup(services: Services, tenantId: number, id: string, excludedAttributes?: string) {
@@ -47,21 +67,29 @@ export async function getScimGroup(services: Services, tenantId: number, id: str
 
 /** The numeric ids in `[{ value }]` (for removal: ids that are no members are simply not there). */
 const idsOf = (value: unknown) =>
-  (Array.isArray(value) ? value : [value]).map((m) => String((m as { value?: unknown })?.value ?? '')).filter((id) => /^[1-9][0-9]{0,15}$/.test(id)).map(Number);
+  (Array.isArray(value) ? value : [value])
+    .map((m) => String((m as { value?: unknown })?.value ?? ''))
+    .filter((id) => /^[1-9][0-9]{0,15}$/.test(id))
+    .map(Number);
 
 /** Member ids from `[{ value }]`; every one must be a user of the tenant. */
 async function memberIds(db: Db, tenantId: number, value: unknown): Promise<number[]> {
   const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   const ids = list.map((m) => String((m as { value?: unknown })?.value ?? ''));
   const numeric = ids.map((id) => (/^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : NaN));
-  const known = await repo.tenantUserIds(db, tenantId, numeric.filter((n) => !Number.isNaN(n)));
+  const known = await repo.tenantUserIds(
+    db,
+    tenantId,
+    numeric.filter((n) => !Number.isNaN(n)),
+  );
   const unknown = ids.filter((id, i) => !known.has(numeric[i]));
   if (unknown.length) throw scimBadRequest(`Not users of this tenant: ${unknown.slice(0, 10).join(', ')}`);
   return [...new Set(numeric)];
 }
 
 const text = (value: unknown, attribute: string) => {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > 255) throw scimBadRequest(`${attribute} must be a non-empty string`);
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 255)
+    throw scimBadRequest(`${attribute} must be a non-empty string`);
   return value.trim();
 };
 
@@ -79,7 +107,12 @@ export async function createScimGroup(services: Services, tenantId: number, inpu
     services.db.transaction().execute(async (trx) => {
       const members = await memberIds(trx, tenantId, input.members);
       const externalId = typeof input.externalId === 'string' ? input.externalId : null;
-      const groupId = await repo.insertScimGroup(trx, { tenantId, accountId: await repo.accountForGroups(trx, tenantId), name: text(input.displayName, 'displayName'), externalId });
+      const groupId = await repo.insertScimGroup(trx, {
+        tenantId,
+        accountId: await repo.accountForGroups(trx, tenantId),
+        name: text(input.displayName, 'displayName'),
+        externalId,
+      });
       await repo.addMembers(trx, tenantId, groupId, members);
       return groupId;
     }),
@@ -87,14 +120,25 @@ export async function createScimGroup(services: Services, tenantId: number, inpu
   return getScimGroup(services, tenantId, String(id));
 }
 
-export async function replaceScimGroup(services: Services, tenantId: number, id: string, input: Record<string, unknown>) {
+export async function replaceScimGroup(
+  services: Services,
+  tenantId: number,
+  id: string,
+  input: Record<string, unknown>,
+) {
   await uniquely(() =>
     services.db.transaction().execute(async (trx) => {
       const row = await repo.findScimGroup(trx, tenantId, id, true);
       if (!row) throw scimNotFound('No such group');
       const members = await memberIds(trx, tenantId, input.members);
       const externalId = typeof input.externalId === 'string' ? input.externalId : null;
-      await repo.updateScimGroup(trx, tenantId, row.id, { name: text(input.displayName, 'displayName'), externalId }, services.now());
+      await repo.updateScimGroup(
+        trx,
+        tenantId,
+        row.id,
+        { name: text(input.displayName, 'displayName'), externalId },
+        services.now(),
+      );
       await repo.removeMembers(trx, tenantId, row.id, 'all');
       await repo.addMembers(trx, tenantId, row.id, members);
     }),
@@ -110,7 +154,8 @@ export async function patchScimGroup(services: Services, tenantId: number, id: s
       const next = { name: row.name, externalId: row.external_id };
       const apply = async (op: string, rawPath: string | undefined, value: unknown): Promise<void> => {
         if (!rawPath) {
-          if (op === 'remove' || typeof value !== 'object' || value === null || Array.isArray(value)) throw scimBadRequest('value must be an object of attributes', 'invalidSyntax');
+          if (op === 'remove' || typeof value !== 'object' || value === null || Array.isArray(value))
+            throw scimBadRequest('value must be an object of attributes', 'invalidSyntax');
           for (const [key, v] of Object.entries(value)) await apply(op, key, v);
           return;
         }
@@ -121,7 +166,8 @@ export async function patchScimGroup(services: Services, tenantId: number, id: s
           if (op !== 'remove') throw scimBadRequest('Only remove takes a member filter', 'invalidPath');
           await repo.removeMembers(trx, tenantId, row.id, /^[1-9][0-9]{0,15}$/.test(one[1]) ? [Number(one[1])] : []);
         } else if (path === 'members') {
-          if (op === 'remove') await repo.removeMembers(trx, tenantId, row.id, value === undefined ? 'all' : idsOf(value));
+          if (op === 'remove')
+            await repo.removeMembers(trx, tenantId, row.id, value === undefined ? 'all' : idsOf(value));
           else {
             const ids = await memberIds(trx, tenantId, value);
             if (op === 'replace') await repo.removeMembers(trx, tenantId, row.id, 'all');

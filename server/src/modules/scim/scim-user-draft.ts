@@ -40,8 +40,11 @@ export function normalisePhone(value: unknown): string | null {
 }
 
 function setPhones(draft: UserDraft, list: unknown): void {
-  const items = (Array.isArray(list) ? list : [list]).filter((p): p is { value?: unknown; type?: unknown; primary?: unknown } => typeof p === 'object' && p !== null);
-  const isPrimary = (p: { type?: unknown; primary?: unknown }) => p.type === 'mobile' || p.primary === true || p.primary === 'true' || p.primary === 'True';
+  const items = (Array.isArray(list) ? list : [list]).filter(
+    (p): p is { value?: unknown; type?: unknown; primary?: unknown } => typeof p === 'object' && p !== null,
+  );
+  const isPrimary = (p: { type?: unknown; primary?: unknown }) =>
+    p.type === 'mobile' || p.primary === true || p.primary === 'true' || p.primary === 'True';
   const ordered = [...items.filter(isPrimary), ...items.filter((p) => !isPrimary(p))];
   draft.phonePrimary = normalisePhone(ordered[0]?.value);
   draft.phoneSecondary = normalisePhone(ordered[1]?.value);
@@ -69,11 +72,14 @@ export function draftFromInput(input: Record<string, unknown>): UserDraft {
     familyName: null,
     title: null,
     active: input.active === undefined ? true : scimBoolean(input.active, 'active'),
-    externalId: input.externalId === undefined || input.externalId === null ? null : text(input.externalId, 'externalId'),
+    externalId:
+      input.externalId === undefined || input.externalId === null ? null : text(input.externalId, 'externalId'),
     phonePrimary: null,
     phoneSecondary: null,
   };
-  for (const key of ['displayName', 'name', 'title', 'phoneNumbers']) if (input[key] !== undefined && input[key] !== null) applyUserOperation(draft, { op: 'replace', path: key, value: input[key] });
+  for (const key of ['displayName', 'name', 'title', 'phoneNumbers'])
+    if (input[key] !== undefined && input[key] !== null)
+      applyUserOperation(draft, { op: 'replace', path: key, value: input[key] });
   return draft;
 }
 
@@ -81,7 +87,8 @@ export function applyUserOperation(draft: UserDraft, operation: PatchOperation):
   const op = operation.op.toLowerCase();
   if (!operation.path) {
     if (op === 'remove') throw scimBadRequest('remove needs a path', 'noTarget');
-    if (typeof operation.value !== 'object' || operation.value === null || Array.isArray(operation.value)) throw scimBadRequest('value must be an object of attributes', 'invalidSyntax');
+    if (typeof operation.value !== 'object' || operation.value === null || Array.isArray(operation.value))
+      throw scimBadRequest('value must be an object of attributes', 'invalidSyntax');
     for (const [path, value] of Object.entries(operation.value)) applyUserOperation(draft, { op, path, value });
     return;
   }
@@ -91,7 +98,7 @@ export function applyUserOperation(draft: UserDraft, operation: PatchOperation):
   const value = operation.value;
   const phone = /^phonenumbers\[type eq "([a-z]+)"\](\.value)?$/.exec(path);
   if (phone) {
-    const number = remove ? null : normalisePhone(phone[2] ? value : (value as { value?: unknown })?.value ?? value);
+    const number = remove ? null : normalisePhone(phone[2] ? value : ((value as { value?: unknown })?.value ?? value));
     if (phone[1] === 'mobile') draft.phonePrimary = number;
     else draft.phoneSecondary = number;
     return;

@@ -5,7 +5,6 @@ import type { Executor } from '../../db/database';
 import { emailHash } from '../../security/hashing';
 import type { EqFilter } from './scim-filter';
 
-
 const columns = [
   'users.id',
   'users.email',
@@ -22,18 +21,28 @@ const columns = [
 const numericId = (value: string) => (/^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : null);
 
 function tenantUsers(db: Executor, tenantId: number, filter: EqFilter | null) {
-  let query = db.selectFrom('users').innerJoin('memberships', 'memberships.user_id', 'users.id').where('memberships.tenant_id', '=', tenantId);
+  let query = db
+    .selectFrom('users')
+    .innerJoin('memberships', 'memberships.user_id', 'users.id')
+    .where('memberships.tenant_id', '=', tenantId);
   if (filter?.attribute === 'userName') query = query.where('users.email_hash', '=', emailHash(filter.value));
   if (filter?.attribute === 'externalId') query = query.where('memberships.scim_external_id', '=', filter.value);
   if (filter?.attribute === 'id') query = query.where('users.id', '=', numericId(filter.value) ?? -1);
   return query;
 }
 
-export const selectScimUsers = (db: Executor, tenantId: number, filter: EqFilter | null, page: { offset: number; count: number }) =>
+export const selectScimUsers = (
+  db: Executor,
+  tenantId: number,
+  filter: EqFilter | null,
+  page: { offset: number; count: number },
+) =>
   tenantUsers(db, tenantId, filter).select(columns).orderBy('users.id').limit(page.count).offset(page.offset).execute();
 
 export async function countScimUsers(db: Executor, tenantId: number, filter: EqFilter | null): Promise<number> {
-  const row = await tenantUsers(db, tenantId, filter).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const row = await tenantUsers(db, tenantId, filter)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -49,7 +58,15 @@ export async function findScimUser(db: Executor, tenantId: number, id: string): 
 export const findUserByEmail = (db: Executor, email: string) =>
   db
     .selectFrom('users')
-    .select(['users.id', (eb) => eb.selectFrom('memberships').select(eb.fn.countAll<string>().as('n')).whereRef('memberships.user_id', '=', 'users.id').as('memberships')])
+    .select([
+      'users.id',
+      (eb) =>
+        eb
+          .selectFrom('memberships')
+          .select(eb.fn.countAll<string>().as('n'))
+          .whereRef('memberships.user_id', '=', 'users.id')
+          .as('memberships'),
+    ])
     .where('email_hash', '=', emailHash(email))
     .executeTakeFirst();
 
@@ -69,7 +86,12 @@ export async function insertUser(db: Executor, email: string, profile: Profile):
   return row.id;
 }
 
-export async function updateUser(db: Executor, userId: number, values: Partial<Profile> & { email?: string }, now: Date): Promise<void> {
+export async function updateUser(
+  db: Executor,
+  userId: number,
+  values: Partial<Profile> & { email?: string },
+  now: Date,
+): Promise<void> {
   const { email, ...profile } = values;
   await db
     .updateTable('users')
@@ -78,14 +100,28 @@ export async function updateUser(db: Executor, userId: number, values: Partial<P
     .execute();
 }
 
-export async function insertMembership(db: Executor, row: { tenantId: number; userId: number; permissions: unknown; active: boolean; externalId: string | null }): Promise<void> {
+export async function insertMembership(
+  db: Executor,
+  row: { tenantId: number; userId: number; permissions: unknown; active: boolean; externalId: string | null },
+): Promise<void> {
   await db
     .insertInto('memberships')
-    .values({ tenant_id: row.tenantId, user_id: row.userId, permissions: JSON.stringify(row.permissions), active: row.active, scim_external_id: row.externalId })
+    .values({
+      tenant_id: row.tenantId,
+      user_id: row.userId,
+      permissions: JSON.stringify(row.permissions),
+      active: row.active,
+      scim_external_id: row.externalId,
+    })
     .execute();
 }
 
-export async function updateMembership(db: Executor, tenantId: number, userId: number, values: { active: boolean; externalId: string | null }): Promise<void> {
+export async function updateMembership(
+  db: Executor,
+  tenantId: number,
+  userId: number,
+  values: { active: boolean; externalId: string | null },
+): Promise<void> {
   await db
     .updateTable('memberships')
     .set({ active: values.active, scim_external_id: values.externalId })
@@ -95,7 +131,11 @@ export async function updateMembership(db: Executor, tenantId: number, userId: n
 }
 
 export async function deleteMembership(db: Executor, tenantId: number, userId: number): Promise<boolean> {
-  const result = await db.deleteFrom('memberships').where('tenant_id', '=', tenantId).where('user_id', '=', userId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('memberships')
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 

@@ -1,24 +1,39 @@
 // SCIM users of a tenant. A user is shared by the tenants it belongs to, so this tenant's directory changes the
 // profile (name, title, phones, address) only of users who belong to no other tenant; `active` and `externalId`
 // are the membership's own. Deactivation takes effect at once: calls in this tenant answer 403, and a user
-// deactivated in every tenant cannot sign in and loses every session.
+// deactivated in every tenant cannot sign in and loses every session and every unused password link. A member
+// who is active here and has no password (nor single sign-on) gets an invitation to choose one.
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types';
+import { languageOfTag } from '../../messages/languages';
 import type { Services } from '../../services';
-import { revokeSessions } from '../sessions/sessions.repository';
-import { buildPermissions } from '../users/permission-flags';
+import { revokePasswordLinks, scheduleInvitation, setLanguageIfUnset } from '../invitations';
+import { revokeSessions } from '../sessions';
+import { memberPermissions } from '../users';
 import { userSchema } from './scim-discovery';
 import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
 import { listResponse, parseEqFilter, scimPage } from './scim-filter';
-import { applyUserOperation, draftFromInput, draftFromRow, nameOf, type PatchOperation, type UserDraft } from './scim-user-draft';
+import {
+  applyUserOperation,
+  draftFromInput,
+  draftFromRow,
+  nameOf,
+  type PatchOperation,
+  type UserDraft,
+} from './scim-user-draft';
 import * as repo from './scim-users.repository';
 
 /** What a provisioned member may do until an administrator grants more (the seed's ordinary member). */
-export const provisionedPermissions = () =>
-  buildPermissions(false, ['groups.mayInteractWithOwn', 'alarms.mayActivate', 'alarms.mayDeactivate', 'documents.mayRead', 'news.mayRead', 'meetingRoom.mayJoin', 'checklists.mayUse']);
+export const provisionedPermissions = memberPermissions;
 
 const emailPattern = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-const userFilters = { username: 'userName', externalid: 'externalId', id: 'id', 'emails.value': 'userName', emails: 'userName' };
+const userFilters = {
+  username: 'userName',
+  externalid: 'externalId',
+  id: 'id',
+  'emails.value': 'userName',
+  emails: 'userName',
+};
 
 export function toScimUser(services: Services, row: repo.ScimUserRow) {
   const phones = [
@@ -45,11 +60,22 @@ export function toScimUser(services: Services, row: repo.ScimUserRow) {
   };
 }
 
-export async function listScimUsers(services: Services, tenantId: number, query: { filter?: string; startIndex?: number; count?: number }) {
-  const filter = parseEqFilter(query.filter, userFilters);
+export async function listScimUsers(
+  services: Services,
+  tenantId: number,
+  query: { filter?: string; startIndex?: number; count?: number },
+) {
+  const filter = parseEqFilter(query.filter, userFilters, ['userName', 'externalId', 'id', 'emails.value']);
   const page = scimPage(query);
-  const [rows, total] = await Promise.all([repo.selectScimUsers(services.db, tenantId, filter, page), repo.countScimUsers(services.db, tenantId, filter)]);
-  return listResponse(rows.map((r) => toScimUser(services, r)), total, page.startIndex);
+  const [rows, total] = await Promise.all([
+    repo.selectScimUsers(services.db, tenantId, filter, page),
+    repo.countScimUsers(services.db, tenantId, filter),
+  ]);
+  return listResponse(
+    rows.map((r) => toScimUser(services, r)),
+    total,
+    page.startIndex,
+  );
 }
 
 async function loadUser(services: Services, db: Services['db'] | Transaction<Database>, tenantId: number, id: string) {
@@ -58,7 +84,8 @@ async function loadUser(services: Services, db: Services['db'] | Transaction<Dat
   return row;
 }
 
-export const getScimUser = async (services: Services, tenantId: number, id: string) => toScimUser(services, await loadUser(services, services.db, tenantId, id));
+export const getScimUser = async (services: Services, tenantId: number, id: string) =>
+  toScimUser(services, await loadUser(services, services.db, tenantId, id));
 
 /** Unique violations (externalId, email) become 409 uniqueness. */
 async function uniquely<T>(work: () => Promise<T>): Promise<T> {
@@ -71,23 +98,41 @@ async function uniquely<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Deactivated everywhere (or in no tenant after a SCIM delete): cannot sign in, sessions end now. */
-async function refreshDeactivation(trx: Transaction<Database>, userId: number, now: Date, orphanIsDeactivated = false): Promise<void> {
+async function refreshDeactivation(
+  trx: Transaction<Database>,
+  userId: number,
+  now: Date,
+  orphanIsDeactivated = false,
+): Promise<void> {
   const { total, active } = await repo.membershipCounts(trx, userId);
   if (active === 0 && (total > 0 || orphanIsDeactivated)) {
     await repo.setDeactivated(trx, userId, now);
     await revokeSessions(trx, { userId }, 'deactivated', now);
+    await revokePasswordLinks(trx, userId);
   } else {
     await repo.setDeactivated(trx, userId, null);
   }
 }
 
 function profileOf(draft: UserDraft, fallbackName?: string): repo.Profile {
-  return { name: nameOf(draft, fallbackName), title: draft.title, phone_primary: draft.phonePrimary, phone_secondary: draft.phoneSecondary };
+  return {
+    name: nameOf(draft, fallbackName),
+    title: draft.title,
+    phone_primary: draft.phonePrimary,
+    phone_secondary: draft.phoneSecondary,
+  };
 }
 
 export async function createScimUser(services: Services, tenantId: number, input: Record<string, unknown>) {
   const draft = draftFromInput(input);
   if (!emailPattern.test(draft.userName)) throw scimBadRequest('userName must be an email address');
+  const language = languageOfTag(
+    typeof input.preferredLanguage === 'string'
+      ? input.preferredLanguage
+      : typeof input.locale === 'string'
+        ? input.locale
+        : null,
+  );
   const now = services.now();
   const userId = await uniquely(() =>
     services.db.transaction().execute(async (trx) => {
@@ -96,16 +141,31 @@ export async function createScimUser(services: Services, tenantId: number, input
       if (existing && Number(existing.memberships) > 0) throw scimConflict('A user with this userName exists');
       const id = existing ? existing.id : await repo.insertUser(trx, draft.userName, profileOf(draft));
       if (existing) await repo.updateUser(trx, id, { email: draft.userName, ...profileOf(draft) }, now);
-      await repo.insertMembership(trx, { tenantId, userId: id, permissions: provisionedPermissions(), active: draft.active, externalId: draft.externalId });
+      await repo.insertMembership(trx, {
+        tenantId,
+        userId: id,
+        permissions: provisionedPermissions(),
+        active: draft.active,
+        externalId: draft.externalId,
+      });
       await refreshDeactivation(trx, id, now);
+      // The directory's language for the person (SCIM preferredLanguage, else locale) writes their invitation.
+      if (language) await setLanguageIfUnset(trx, id, language);
+      await scheduleInvitation(services, trx, { userId: id, tenantId });
       return id;
     }),
   );
+  services.jobs.wake();
   return toScimUser(services, await loadUser(services, services.db, tenantId, String(userId)));
 }
 
 /** Writes a changed draft: the membership always, the shared profile only when no other tenant shares the user. */
-async function saveDraft(services: Services, tenantId: number, id: string, change: (current: repo.ScimUserRow) => UserDraft) {
+async function saveDraft(
+  services: Services,
+  tenantId: number,
+  id: string,
+  change: (current: repo.ScimUserRow) => UserDraft,
+) {
   const now = services.now();
   await uniquely(() =>
     services.db.transaction().execute(async (trx) => {
@@ -118,8 +178,11 @@ async function saveDraft(services: Services, tenantId: number, id: string, chang
       }
       await repo.updateMembership(trx, tenantId, current.id, { active: draft.active, externalId: draft.externalId });
       await refreshDeactivation(trx, current.id, now);
+      // Activated here and still without a password: now is when they need the invitation.
+      if (!current.active && draft.active) await scheduleInvitation(services, trx, { userId: current.id, tenantId });
     }),
   );
+  services.jobs.wake();
   return getScimUser(services, tenantId, id);
 }
 

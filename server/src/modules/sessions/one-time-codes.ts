@@ -2,12 +2,15 @@
 // at most 5 tries, a new one at most every 30 seconds and 10 an hour.
 import { randomUUID } from 'node:crypto';
 import { ApiError, tooManyRequests } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { SessionCaller } from '../../shared/caller';
+import { languageForUser } from '../../messages/recipient-language';
+import { oneTimeCodeEmail, oneTimeCodeSms } from '../../messages/sign-in-messages';
 import { keyedHash, randomDigits, safeEqual } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
-import { findSessionForUpdate, findUserById, supersedeRefreshTokens, updateSession, type Factors } from './sessions.repository';
-import { issueTokens, type SessionBody } from './tokens';
+import { findSessionForUpdate, findUserById, updateSession, type Factors } from './sessions.repository';
+import { loginAttempt, loginSucceeded } from './sessions.service';
+import { issueTokens, sessionLifetimeMs, type SessionBody } from './tokens';
 
 export type OtpKind = 'otpEmail' | 'otpSms';
 
@@ -16,7 +19,8 @@ export const codeLifetimeMs = 10 * 60_000;
 export const resendCooldownMs = 30_000;
 export const maxAttempts = 5;
 
-const hashCode = (services: Services, challengeId: string, code: string) => keyedHash(services.secretKey, `otp\0${challengeId}\0${code}`);
+const hashCode = (services: Services, challengeId: string, code: string) =>
+  keyedHash(services.secretKey, `otp\0${challengeId}\0${code}`);
 
 export function maskEmail(email: string): string {
   const [local, domain] = email.split('@');
@@ -27,16 +31,25 @@ export function maskPhone(phone: string): string {
   return `${phone.slice(0, 3)}${'*'.repeat(Math.max(0, phone.length - 5))}${phone.slice(-2)}`;
 }
 
-function assertOwnPendingSession(auth: AuthContext, sessionId: string): void {
+/** The user of the caller's own session waiting for a one-time code (a session bound to no user has none). */
+function ownPendingSessionUser(auth: SessionCaller, sessionId: string): number {
   if (auth.sessionId !== sessionId) throw new ApiError('INVALID_SESSION_ID', { message: 'Unknown session' });
-  if (auth.factors.otpEmail !== 'unverified' && auth.factors.otpSms !== 'unverified') {
+  if ((auth.factors.otpEmail !== 'unverified' && auth.factors.otpSms !== 'unverified') || auth.userId === null) {
     throw new ApiError('MFA_REQUIRED_BUT_NOT_ENABLED', { message: 'This session has no second factor to verify' });
   }
+  return auth.userId;
 }
 
-export async function sendOneTimeCode(services: Services, auth: AuthContext, sessionId: string, kind: OtpKind) {
-  assertOwnPendingSession(auth, sessionId);
-  const user = await findUserById(services.db, auth.userId);
+/** `acceptLanguage`: the request's header, the sign-in app's language for a user who has not chosen one. */
+export async function sendOneTimeCode(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  kind: OtpKind,
+  acceptLanguage?: string,
+) {
+  const userId = ownPendingSessionUser(auth, sessionId);
+  const user = await findUserById(services.db, userId);
   if (!user) throw new ApiError('INVALID_SESSION');
   if (kind === 'otpSms' && (auth.factors.otpSms !== 'unverified' || !user.phone_primary)) {
     throw new ApiError('MFA_REQUIRED_BUT_NOT_ENABLED', { message: 'SMS codes are not enabled for this user' });
@@ -57,7 +70,8 @@ export async function sendOneTimeCode(services: Services, auth: AuthContext, ses
       .orderBy('created_at', 'desc')
       .limit(1)
       .executeTakeFirst();
-    if (latest && latest.resend_unavailable_until > now) throw tooManyRequests(latest.resend_unavailable_until, 'Wait before asking for another code');
+    if (latest && latest.resend_unavailable_until > now)
+      throw tooManyRequests(latest.resend_unavailable_until, 'Wait before asking for another code');
   };
   // Cheap check first, so waiting clients do not use up the hourly budget; again under the lock for races.
   await assertCooledDown(services.db);
@@ -65,24 +79,45 @@ export async function sendOneTimeCode(services: Services, auth: AuthContext, ses
   await services.db.transaction().execute(async (trx) => {
     await findSessionForUpdate(trx, sessionId);
     await assertCooledDown(trx);
-    await trx.updateTable('challenges').set({ consumed_at: now }).where('session_id', '=', sessionId).where('consumed_at', 'is', null).where('kind', 'in', ['otpEmail', 'otpSms']).execute();
+    await trx
+      .updateTable('challenges')
+      .set({ consumed_at: now })
+      .where('session_id', '=', sessionId)
+      .where('consumed_at', 'is', null)
+      .where('kind', 'in', ['otpEmail', 'otpSms'])
+      .execute();
     await trx
       .insertInto('challenges')
-      .values({ id, session_id: sessionId, kind, secret_hash: hashCode(services, id, code), sent_to: to, valid_until: validUntil, resend_unavailable_until: resendUnavailableUntil })
+      .values({
+        id,
+        session_id: sessionId,
+        kind,
+        secret_hash: hashCode(services, id, code),
+        sent_to: to,
+        valid_until: validUntil,
+        resend_unavailable_until: resendUnavailableUntil,
+      })
       .execute();
   });
 
   // Sent after commit: the outbox and SMTP must not run inside the transaction.
   try {
     const minutes = Math.round(codeLifetimeMs / 60_000);
+    const language = await languageForUser(services.db, user.id, acceptLanguage);
     if (kind === 'otpEmail') {
-      await services.notifier.email.send({ to, subject: `Your verification code: ${code}`, body: `Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not try to sign in, you can ignore this message.` });
+      await services.notifier.email.send({ to, ...oneTimeCodeEmail(language, { code, minutes }) });
     } else {
-      await services.notifier.sms.send({ to, body: `Your verification code is ${code}. Valid for ${minutes} minutes.` });
+      await services.notifier.sms.send({
+        to,
+        ...oneTimeCodeSms(language, { code, minutes, signInAppUrl: services.config.signInAppUrl }),
+      });
     }
   } catch (error) {
     await services.db.deleteFrom('challenges').where('id', '=', id).execute();
-    services.logger.error({ err: error instanceof Error ? error.message : String(error), channel: kind }, 'could not send one-time code');
+    services.logger.error(
+      { err: error instanceof Error ? error.message : String(error), channel: kind },
+      'could not send one-time code',
+    );
     throw new ApiError('SERVICE_UNAVAILABLE', { message: 'The code could not be sent; try again' });
   }
   return {
@@ -92,9 +127,24 @@ export async function sendOneTimeCode(services: Services, auth: AuthContext, ses
   };
 }
 
-export async function verifyOneTimeCode(services: Services, auth: AuthContext, sessionId: string, kind: OtpKind, code: string): Promise<SessionBody> {
-  assertOwnPendingSession(auth, sessionId);
+export async function verifyOneTimeCode(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  kind: OtpKind,
+  code: string,
+  ip: string,
+): Promise<SessionBody> {
+  const userId = ownPendingSessionUser(auth, sessionId);
   const now = services.now();
+  // A wrong code is a failed sign-in like a wrong password: reserved against the account's lockouts before the
+  // code is compared (so concurrent guesses get no more checks than sequential ones), given back when right.
+  const user = await services.db.selectFrom('users').select('email_hash').where('id', '=', userId).executeTakeFirst();
+  if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
+  const { reserved } = await services.throttle.guard({
+    lockoutKeys: [],
+    attempt: loginAttempt(services, user.email_hash, ip),
+  });
   const outcome = await services.db.transaction().execute(async (trx) => {
     const session = await findSessionForUpdate(trx, sessionId);
     if (!session || session.revoked_at) return { error: 'INVALID_SESSION' as const };
@@ -108,21 +158,34 @@ export async function verifyOneTimeCode(services: Services, auth: AuthContext, s
       .limit(1)
       .forUpdate()
       .executeTakeFirst();
-    if (!challenge || challenge.attempts >= maxAttempts) return { error: 'INVALID_CREDENTIALS' as const };
+    if (!challenge) return { error: 'INVALID_CREDENTIALS' as const };
+    // Used up by wrong tries or out of time: either way the user needs a new code.
+    if (challenge.attempts >= maxAttempts) return { error: 'MFA_TOKEN_EXPIRED' as const, usedUp: true };
     if (challenge.valid_until <= now) return { error: 'MFA_TOKEN_EXPIRED' as const };
     if (!safeEqual(challenge.secret_hash ?? '', hashCode(services, challenge.id, code))) {
-      await trx.updateTable('challenges').set({ attempts: challenge.attempts + 1 }).where('id', '=', challenge.id).execute();
+      await trx
+        .updateTable('challenges')
+        .set({ attempts: challenge.attempts + 1 })
+        .where('id', '=', challenge.id)
+        .execute();
       return { error: 'INVALID_CREDENTIALS' as const };
     }
     await trx.updateTable('challenges').set({ consumed_at: now }).where('id', '=', challenge.id).execute();
     const factors: Factors = { password: 'verified', [kind]: 'verified' };
-    await updateSession(trx, sessionId, { factors });
-    await supersedeRefreshTokens(trx, sessionId, now);
-    return { session: await issueTokens(services, trx, { id: sessionId, userId: session.user_id, factors }) };
+    // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
+    await updateSession(trx, sessionId, { factors, expiresAt: new Date(now.getTime() + sessionLifetimeMs) });
+    return { session: await issueTokens(services, trx, { id: sessionId, userId, factors }) };
   });
   if ('error' in outcome && outcome.error) {
-    const messages = { INVALID_SESSION: 'The session has ended', INVALID_CREDENTIALS: 'Incorrect verification code', MFA_TOKEN_EXPIRED: 'The verification code has expired' };
-    throw new ApiError(outcome.error, { message: messages[outcome.error] });
+    const messages = {
+      INVALID_SESSION: 'The session has ended',
+      INVALID_CREDENTIALS: 'Incorrect verification code',
+      MFA_TOKEN_EXPIRED: 'The verification code has expired',
+    };
+    const message =
+      'usedUp' in outcome && outcome.usedUp ? 'Too many wrong codes: ask for a new code' : messages[outcome.error];
+    throw new ApiError(outcome.error, { message });
   }
+  await loginSucceeded(services, user.email_hash, ip, reserved);
   return outcome.session!;
 }

@@ -1,19 +1,19 @@
 import { sql, type Transaction } from 'kysely';
 import type { Executor } from '../../db/database';
-import { fragment, prepared } from '../../db/prepared';
-import { proofBinding } from '../../security/credentials';
+import { prepared } from '../../db/prepared';
+import { proofBinding, type Refund } from '../../security/credentials';
+import {
+  lockoutAnswer,
+  lockoutCheck,
+  lockoutReservation,
+  type LockoutAnswer,
+  type LockoutValues,
+} from '../../security/throttle';
 import type { Database } from '../../db/types';
-export type Factors = Record<string, 'verified' | 'unverified'>;
+import type { Factors } from '../../shared/caller';
+import { pendingSessionLifetimeMs } from './lifetimes';
 
-/** The account that signs in with this identity hash, to ride along in Throttle.guard (value: the hash). */
-export const accountByEmailHash = fragment(1, (db, emailHash) =>
-  db
-    .selectFrom('users')
-    .select(['id', 'email', 'password_hash', 'phone_primary', 'otp_email_enabled', 'otp_sms_enabled'])
-    .where('email_hash', '=', emailHash)
-    // A user deactivated by every tenant's directory (SCIM) is no account for sign-in or probes.
-    .where('deactivated_at', 'is', null),
-);
+export type { Factors };
 
 export interface SignInAccount {
   id: number;
@@ -24,37 +24,77 @@ export interface SignInAccount {
   otp_sms_enabled: boolean;
 }
 
+export interface PasswordSignInValues extends LockoutValues {
+  emailHash: string;
+  /** The key of the probe's one-time proof for these credentials (security/credentials.ts: proofKey). */
+  proofKey: string;
+  sessionId: string;
+  /** When the session ends if it needs no second factor (one waiting for a factor ends sooner). */
+  expiresAt: string;
+  refreshTokenHash: string;
+  /** The identity's failures on record that a success ends. */
+  clearKeys: string[];
+}
+
+export interface PasswordSignInRow extends LockoutAnswer {
+  account: SignInAccount | null;
+  /** The session started on the probe's proof, or null (then argon2 decides). */
+  session_id: string | null;
+}
+
 /**
- * Starts the session in the guard's own statement when the probe's one-time proof is good: the proof claimed
- * alongside as `proof` is bound to the account read alongside as `account` as it is now, it has not expired, and
- * `guard_refused` lets the request through. Then the session, its first refresh token and the user's last
- * access are written, and failures on record for the account are cleared, in that same round trip; answers the
- * session's id, or nothing (and writes nothing) when any condition fails. Values: the session id, now, when the
- * session expires, the refresh token's hash and the account's lockout key.
+ * A password sign-in, in one statement, read top to bottom: the lockout check (security/throttle.ts); the account
+ * that signs in with this identity hash; the probe's one-time proof for these credentials, deleted on first use;
+ * and when that proof is bound to the account as it is now (its id and stored hash: a password changed since the
+ * probe makes it worthless), has not expired, and no lock refuses: the session with its first refresh token, the
+ * user's last access, the identity's failures ended and the source made familiar. Without such a session the
+ * attempt is reserved (counted as a failure before argon2 runs) and the caller checks the password.
  */
-export const sessionOnProof = fragment(
-  5,
-  () => sql`select id from proof_session`,
-  (_db, id, now, expiresAt, refreshTokenHash, accountLockoutKey) => [
-    [
-      'proof_session',
-      sql`insert into sessions (id, user_id, factors, last_refreshed_at, expires_at)
-        select ${id}, a.id,
-          jsonb_build_object('password', 'verified')
-            || case when a.otp_email_enabled then jsonb_build_object('otpEmail', 'unverified') else '{}'::jsonb end
-            || case when a.otp_sms_enabled then jsonb_build_object('otpSms', 'unverified') else '{}'::jsonb end,
-          ${now}::timestamptz, ${expiresAt}::timestamptz
-        from account a join proof p on p.binding = ${proofBinding(sql.ref('a.id'), sql.ref('a.password_hash'))} and p.expires_at > ${now}::timestamptz
-        where not (select refused from guard_refused)
-        returning id, user_id`,
-    ],
-    ['proof_session_token', sql`insert into refresh_tokens (token_hash, session_id) select ${refreshTokenHash}, id from proof_session`],
-    ['proof_session_access', sql`update users set last_access_at = ${now}::timestamptz where id = (select user_id from proof_session)`],
-    ['proof_session_failures', sql`delete from throttles where key = ${accountLockoutKey} and exists (select 1 from proof_session)`],
-  ],
+const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues>(
+  (_db, p) => sql<PasswordSignInRow>`
+  with ${lockoutCheck(p)},
+  account as (
+    -- A user deactivated by every tenant's directory (SCIM) is no account for sign-in.
+    select id, email, password_hash, phone_primary, otp_email_enabled, otp_sms_enabled from users
+    where email_hash = ${p.emailHash} and deactivated_at is null),
+  proof as (
+    delete from verified_credentials where key = ${p.proofKey} returning binding, expires_at),
+  session as (
+    insert into sessions (id, user_id, factors, last_refreshed_at, expires_at, refresh_token_hash)
+    select ${p.sessionId}, a.id,
+      jsonb_build_object('password', 'verified')
+        || case when a.otp_email_enabled then jsonb_build_object('otpEmail', 'unverified') else '{}'::jsonb end
+        || case when a.otp_sms_enabled then jsonb_build_object('otpSms', 'unverified') else '{}'::jsonb end,
+      ${p.now}::timestamptz,
+      -- A session waiting for its second factor lives only as long as a pending sign-in may.
+      case when a.otp_email_enabled or a.otp_sms_enabled
+        then ${p.now}::timestamptz + make_interval(secs => ${sql.lit(pendingSessionLifetimeMs / 1000)})
+        else ${p.expiresAt}::timestamptz end,
+      ${p.refreshTokenHash}
+    from account a
+    join proof on proof.binding = ${proofBinding(sql.ref('a.id'), sql.ref('a.password_hash'))} and proof.expires_at > ${p.now}::timestamptz
+    where not (select refused from guard_refused)
+    returning id, user_id),
+  access as (
+    update users set last_access_at = ${p.now}::timestamptz where id = (select user_id from session)),
+  failures_ended as (
+    delete from throttles where key = any(${p.clearKeys}::text[]) and exists (select 1 from session)),
+  source_familiar as (
+    insert into sign_in_sources (email_hash, source_hash, last_seen_at)
+    select ${p.familiarHash}::text, ${p.sourceHash}::text, ${p.now}::timestamptz from session
+    on conflict (email_hash, source_hash) do update set last_seen_at = excluded.last_seen_at),
+  ${lockoutReservation(p, sql`exists (select 1 from session)`)}
+  select ${lockoutAnswer(p, sql`exists (select 1 from session)`)},
+    (select row_to_json(a) from account a) as account,
+    (select id from session) as session_id`,
 );
 
-/** The factors a password sign-in starts with (the same as sessionOnProof writes). */
+export async function signInWithPassword(db: Executor, values: PasswordSignInValues): Promise<PasswordSignInRow> {
+  const [row] = await passwordSignInStatement(db, values);
+  return row;
+}
+
+/** The factors a password sign-in starts with (the same as the sign-in statement writes). */
 export function passwordFactors(account: SignInAccount): Factors {
   const factors: Factors = { password: 'verified' };
   if (account.otp_email_enabled) factors.otpEmail = 'unverified';
@@ -63,35 +103,90 @@ export function passwordFactors(account: SignInAccount): Factors {
 }
 
 export const findUserById = (db: Executor, id: number) =>
-  db.selectFrom('users').select(['id', 'email', 'name', 'phone_primary', 'password_hash']).where('id', '=', id).executeTakeFirst();
+  db
+    .selectFrom('users')
+    .select(['id', 'email', 'name', 'phone_primary', 'password_hash'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
-/** One statement: the session, its first refresh token and the user's last access (atomic without a transaction). */
-const insertSessionStatement = prepared<never, [id: string, userId: number, factors: string, now: string, expiresAt: string, refreshTokenHash: string]>(
-  6,
-  (_db, id, userId, factors, now, expiresAt, refreshTokenHash) => sql<never>`
+/**
+ * One statement: the session with its first refresh token, the user's last access and, after a checked attempt,
+ * what it gives back to the throttles and the source it makes familiar (atomic without a transaction). A single
+ * sign-on session starts bound to no user, with the tenant whose identity provider it waits for.
+ */
+const insertSessionStatement = prepared<
+  never,
+  {
+    id: string;
+    userId: number | null;
+    ssoTenantId: number | null;
+    factors: string;
+    now: string;
+    expiresAt: string;
+    refreshTokenHash: string;
+    clear: string[];
+    refund: string[];
+    free: number[];
+    emailHash: string | null;
+    sourceHash: string | null;
+  }
+>(
+  (_db, p) => sql<never>`
     with session as (
-      insert into sessions (id, user_id, factors, last_refreshed_at, expires_at)
-      values (${id}, ${userId}, ${factors}::jsonb, ${now}::timestamptz, ${expiresAt}::timestamptz)
+      insert into sessions (id, user_id, sso_tenant_id, factors, last_refreshed_at, expires_at, refresh_token_hash)
+      values (${p.id}, ${p.userId}::bigint, ${p.ssoTenantId}::bigint, ${p.factors}::jsonb, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz, ${p.refreshTokenHash})
       returning id
-    ), token as (
-      insert into refresh_tokens (token_hash, session_id) select ${refreshTokenHash}, id from session
+    ), access as (
+      update users set last_access_at = ${p.now}::timestamptz where id = ${p.userId}::bigint
+    ), cleared as (
+      delete from throttles where key = any(${p.clear}::text[])
+    ), refunded as (
+      update throttles t set count = greatest(t.count - 1, 0), blocked_until = case when t.count - 1 <= r.free then null else t.blocked_until end
+      from unnest(${p.refund}::text[], ${p.free}::int[]) as r (key, free)
+      where t.key = r.key
     )
-    update users set last_access_at = ${now}::timestamptz where id = ${userId}`,
+    insert into sign_in_sources (email_hash, source_hash, last_seen_at)
+    select ${p.emailHash}::text, ${p.sourceHash}::text, ${p.now}::timestamptz where ${p.emailHash}::text is not null and ${p.sourceHash}::text is not null
+    on conflict (email_hash, source_hash) do update set last_seen_at = excluded.last_seen_at`,
 );
 
 export async function insertSessionWithToken(
   db: Executor,
-  row: { id: string; userId: number; factors: Factors; now: Date; expiresAt: Date; refreshTokenHash: string },
+  row: {
+    id: string;
+    userId: number | null;
+    ssoTenantId?: number;
+    factors: Factors;
+    now: Date;
+    expiresAt: Date;
+    refreshTokenHash: string;
+  },
+  after: { refund?: Refund; familiar?: { emailHash: string; sourceHash: string } } = {},
 ): Promise<void> {
-  await insertSessionStatement(db, row.id, row.userId, JSON.stringify(row.factors), row.now.toISOString(), row.expiresAt.toISOString(), row.refreshTokenHash);
+  await insertSessionStatement(db, {
+    id: row.id,
+    userId: row.userId,
+    ssoTenantId: row.ssoTenantId ?? null,
+    factors: JSON.stringify(row.factors),
+    now: row.now.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    refreshTokenHash: row.refreshTokenHash,
+    clear: after.refund?.clear ?? [],
+    refund: after.refund?.refund.map(([key]) => key) ?? [],
+    free: after.refund?.refund.map(([, free]) => free) ?? [],
+    emailHash: after.familiar?.emailHash ?? null,
+    sourceHash: after.familiar?.sourceHash ?? null,
+  });
 }
 
 export const findSessionForUpdate = (db: Transaction<Database>, id: string) =>
   db.selectFrom('sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 
-export const findSession = (db: Executor, id: string) => db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
-
-export async function updateSession(db: Executor, id: string, values: { factors?: Factors; lastRefreshedAt?: Date; expiresAt?: Date }): Promise<void> {
+export async function updateSession(
+  db: Executor,
+  id: string,
+  values: { factors?: Factors; lastRefreshedAt?: Date; expiresAt?: Date },
+): Promise<void> {
   await db
     .updateTable('sessions')
     .set({
@@ -103,31 +198,118 @@ export async function updateSession(db: Executor, id: string, values: { factors?
     .execute();
 }
 
-export async function revokeSessions(db: Executor, where: { sessionId?: string; userId?: number; exceptSessionId?: string }, reason: string, now: Date): Promise<void> {
-  let query = db.updateTable('sessions').set({ revoked_at: now, revoked_reason: reason }).where('revoked_at', 'is', null);
+export async function revokeSessions(
+  db: Executor,
+  where: { sessionId?: string; userId?: number; exceptSessionId?: string },
+  reason: string,
+  now: Date,
+): Promise<void> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('revoked_at', 'is', null);
   if (where.sessionId) query = query.where('id', '=', where.sessionId);
   if (where.userId) query = query.where('user_id', '=', where.userId);
   if (where.exceptSessionId) query = query.where('id', '!=', where.exceptSessionId);
   await query.execute();
-  if (where.sessionId) await db.deleteFrom('refresh_tokens').where('session_id', '=', where.sessionId).execute();
 }
 
-export async function insertRefreshToken(db: Executor, tokenHash: string, sessionId: string): Promise<void> {
-  await db.insertInto('refresh_tokens').values({ token_hash: tokenHash, session_id: sessionId }).execute();
+/**
+ * Gives the session a new current refresh token outside the rotation (the second factor verified): the
+ * current token and its predecessor become history, so presenting either later counts as reuse.
+ */
+export const replaceRefreshToken = prepared<never, [sessionId: string, tokenHash: string, now: string]>(
+  3,
+  (_db, sessionId, tokenHash, now) => sql<never>`
+  with old as (
+    select refresh_token_hash as h from sessions where id = ${sessionId}::uuid
+    union all select previous_refresh_token_hash from sessions where id = ${sessionId}::uuid
+  ), replaced as (
+    update sessions set refresh_token_hash = ${tokenHash}, previous_refresh_token_hash = null, previous_superseded_at = null where id = ${sessionId}::uuid
+  )
+  insert into refresh_tokens (token_hash, session_id, superseded_at) select h, ${sessionId}::uuid, ${now}::timestamptz from old where h is not null
+  on conflict (token_hash) do nothing`,
+);
+
+export interface RotatedSession {
+  id: string;
+  user_id: number;
+  factors: Factors;
 }
 
-export const findRefreshToken = (db: Executor, tokenHash: string) =>
-  db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+/**
+ * The rotation, one statement: when the presented token is the session's current one (and the session is live,
+ * bound to a user and has no pending factor), it becomes the predecessor, the new token becomes current, the session's life is
+ * extended, the presented token joins the history (for reuse detection) and the user's last access is noted.
+ * Answers the session, or nothing when the token is not the current one. Its cost does not depend on how often
+ * the session has rotated: one row by primary key, one history row by primary key.
+ */
+export const rotateRefreshToken = prepared<
+  RotatedSession,
+  { sessionId: string; tokenHash: string; nextHash: string; now: string; expiresAt: string; historyStart: string }
+>(
+  (_db, p) => sql<RotatedSession>`
+  with s as (
+    update sessions set previous_refresh_token_hash = refresh_token_hash, refresh_token_hash = ${p.nextHash},
+      previous_superseded_at = ${p.now}::timestamptz, last_refreshed_at = ${p.now}::timestamptz, expires_at = ${p.expiresAt}::timestamptz
+    where id = ${p.sessionId}::uuid and refresh_token_hash = ${p.tokenHash} and revoked_at is null and expires_at > ${p.now}::timestamptz
+      and user_id is not null and not exists (select 1 from jsonb_each_text(factors) f where f.value = ${sql.lit('unverified')})
+    returning id, user_id, factors
+  ), history as (
+    insert into refresh_tokens (token_hash, session_id, superseded_at) select ${p.tokenHash}, id, ${p.now}::timestamptz from s on conflict (token_hash) do nothing
+  ), access as (
+    update users set last_access_at = ${p.now}::timestamptz where id = (select user_id from s)
+  ), expired_history as (
+    -- History older than a week is of no more use: an index range of this session's oldest rows, usually none.
+    delete from refresh_tokens where session_id = (select id from s) and superseded_at < ${p.historyStart}::timestamptz
+  )
+  select id, user_id, factors from s`,
+);
 
-/** Marks every current token of the session as superseded (their grace window starts now). */
-export async function supersedeRefreshTokens(db: Executor, sessionId: string, now: Date): Promise<void> {
-  await db.updateTable('refresh_tokens').set({ superseded_at: now }).where('session_id', '=', sessionId).where('superseded_at', 'is', null).execute();
+export interface RefreshFallback {
+  session_id: string | null;
+  user_id: number | null;
+  factors: Factors | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  is_current: boolean;
+  /** The presented token is the current one's immediate predecessor, within the grace window, on this chain. */
+  is_grace_predecessor: boolean;
+  /** The session this token belongs to, when it is known at all (current, predecessor or history). */
+  token_session: string | null;
+  revoked_now: boolean;
 }
 
-/** Tokens superseded long ago are useless except to detect reuse; keep a day of them. */
-export async function deleteOldRefreshTokens(db: Executor, sessionId: string, before: Date): Promise<void> {
-  await db.deleteFrom('refresh_tokens').where('session_id', '=', sessionId).where('superseded_at', '<', before).execute();
-}
+/**
+ * When the rotation did not apply, one more statement says why, and revokes the session when the token is one of
+ * its superseded tokens other than the grace-window predecessor (reuse of a leaked token).
+ */
+export const refreshFallback = prepared<
+  RefreshFallback,
+  { sessionId: string; tokenHash: string; successorHash: string; now: string; graceStart: string }
+>(
+  (_db, p) => sql<RefreshFallback>`
+  with s as (
+    select id, user_id, factors, expires_at, revoked_at, refresh_token_hash = ${p.tokenHash} as is_current,
+      coalesce(previous_refresh_token_hash = ${p.tokenHash} and previous_superseded_at > ${p.graceStart}::timestamptz and refresh_token_hash = ${p.successorHash}, false) as is_grace_predecessor,
+      previous_refresh_token_hash = ${p.tokenHash} as is_predecessor
+    from sessions where id = ${p.sessionId}::uuid
+  ), t as (
+    select session_id from refresh_tokens where token_hash = ${p.tokenHash}
+    union all select id from sessions where refresh_token_hash = ${p.tokenHash}
+    union all select id from s where is_predecessor
+  ), reuse as (
+    update sessions set revoked_at = ${p.now}::timestamptz, revoked_reason = ${sql.lit('refresh_token_reuse')}
+    where id = ${p.sessionId}::uuid and revoked_at is null and expires_at > ${p.now}::timestamptz
+      and exists (select 1 from t where t.session_id = ${p.sessionId}::uuid)
+      and not (select is_current or is_grace_predecessor from s)
+    returning id
+  )
+  select s.id as session_id, s.user_id, s.factors, s.expires_at, s.revoked_at, coalesce(s.is_current, false) as is_current,
+    coalesce(s.is_grace_predecessor, false) as is_grace_predecessor, (select session_id from t limit 1) as token_session,
+    exists (select 1 from reuse) as revoked_now
+  from (select 1) one left join s on true`,
+);
 
 export async function touchLastAccess(db: Executor, userId: number, now: Date): Promise<void> {
   await db.updateTable('users').set({ last_access_at: now }).where('id', '=', userId).execute();

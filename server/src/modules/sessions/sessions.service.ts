@@ -1,93 +1,182 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../errors';
-import { checkPassword, claimProof } from '../../security/credentials';
+import { checkPassword, proofKey, type Refund } from '../../security/credentials';
 import { emailHash, keyedHash } from '../../security/hashing';
-import { policies } from '../../security/throttle';
+import { lockoutValues, lockoutVerdict, policies, type Attempt } from '../../security/throttle';
 import type { Services } from '../../services';
+import { hasPendingFactor } from '../../http/auth';
 import {
-  deleteOldRefreshTokens,
-  findRefreshToken,
-  findSessionForUpdate,
-  accountByEmailHash,
   insertSessionWithToken,
   passwordFactors,
-  sessionOnProof,
+  refreshFallback,
   revokeSessions,
-  supersedeRefreshTokens,
-  touchLastAccess,
-  updateSession,
+  rotateRefreshToken,
+  signInWithPassword,
   type Factors,
-  type SignInAccount,
 } from './sessions.repository';
-import { hashRefreshToken, issueTokens, newRefreshToken, refreshGraceMs, refreshTokenPrefix, sessionLifetimeMs, type SessionBody } from './tokens';
+import { refreshHistoryMs } from './lifetimes';
+import {
+  hashRefreshToken,
+  newRefreshToken,
+  pendingSessionLifetimeMs,
+  refreshGraceMs,
+  refreshTokenPrefix,
+  sessionLifetimeMs,
+  successorRefreshToken,
+  type SessionBody,
+} from './tokens';
 
+const pairKey = (hash: string, ip: string) => `login:pair:${hash}:${ip}`;
 const accountKey = (hash: string) => `login:account:${hash}`;
 const addressKey = (ip: string) => `login:address:${ip}`;
 
-export async function startSession(services: Services, userId: number, factors: Factors): Promise<SessionBody> {
+/** A keyed hash of the client address, as stored for familiar sources (the address itself is not kept). */
+export const sourceHash = (services: Services, ip: string) => keyedHash(services.secretKey, `sign-in-source\0${ip}`);
+
+/**
+ * The lockouts of a password check (sign-in, probe), reserved before the check: per identity hash
+ * and address, always; per identity hash and per address, unless the address is familiar to the identity.
+ * Keyed by the identity hash, so an unknown account moves exactly the same counters as a known one.
+ */
+export function loginAttempt(services: Services, hash: string, ip: string): Attempt {
+  return {
+    keys: [
+      { key: pairKey(hash, ip), policy: policies.loginPerPair },
+      { key: accountKey(hash), policy: policies.loginPerAccount, unlessFamiliar: true },
+      { key: addressKey(ip), policy: policies.loginPerAddress, unlessFamiliar: true },
+    ],
+    familiar: { emailHash: hash, sourceHash: sourceHash(services, ip) },
+  };
+}
+
+/**
+ * After a successful check: the identity's consecutive failures end (pair and account), the address gets back
+ * the attempt it reserved, and the address becomes (stays) familiar to the identity.
+ */
+export const loginRefund = (hash: string, ip: string, reserved: string[]): Refund => ({
+  clear: [pairKey(hash, ip), accountKey(hash)],
+  refund: reserved.includes(addressKey(ip)) ? [[addressKey(ip), policies.loginPerAddress.freeFailures]] : [],
+});
+
+export async function loginSucceeded(
+  services: Services,
+  hash: string,
+  ip: string,
+  reserved: string[],
+  options: { familiar: boolean } = { familiar: true },
+): Promise<void> {
+  await services.throttle.refund({
+    clear: [pairKey(hash, ip), accountKey(hash)],
+    refund: reserved.includes(addressKey(ip)) ? [[addressKey(ip), policies.loginPerAddress]] : [],
+    familiar: options.familiar ? { emailHash: hash, sourceHash: sourceHash(services, ip) } : undefined,
+  });
+}
+
+/** `after`: what a checked attempt gives back and the source it makes familiar, written with the session. */
+export function startSession(
+  services: Services,
+  userId: number,
+  factors: Factors,
+  after: Parameters<typeof insertSessionWithToken>[2] = {},
+): Promise<SessionBody> {
+  return openSession(services, { userId }, factors, after);
+}
+
+/**
+ * A single sign-on session for the tenant whose identity provider it waits for, bound to no user: whoever the
+ * provider asserts is bound to it when the factor is verified. Its factor is unverified, so it lives minutes, cannot
+ * be refreshed and may only answer its own challenge or end itself.
+ */
+export function startSsoSession(services: Services, ssoTenantId: number, factors: Factors): Promise<SessionBody> {
+  return openSession(services, { userId: null, ssoTenantId }, factors);
+}
+
+async function openSession(
+  services: Services,
+  owner: { userId: number } | { userId: null; ssoTenantId: number },
+  factors: Factors,
+  after: Parameters<typeof insertSessionWithToken>[2] = {},
+): Promise<SessionBody> {
   const now = services.now();
   const id = randomUUID();
   const refreshToken = newRefreshToken();
-  const expiresAt = new Date(now.getTime() + sessionLifetimeMs);
-  await insertSessionWithToken(services.db, { id, userId, factors, now, expiresAt, refreshTokenHash: hashRefreshToken(services, refreshToken) });
-  return sessionBody(services, { id, userId, refreshToken, factors });
+  // A session waiting for a factor lives only minutes and cannot be refreshed.
+  const expiresAt = new Date(
+    now.getTime() + (hasPendingFactor(factors) ? pendingSessionLifetimeMs : sessionLifetimeMs),
+  );
+  await insertSessionWithToken(
+    services.db,
+    { id, ...owner, factors, now, expiresAt, refreshTokenHash: hashRefreshToken(services, refreshToken) },
+    after,
+  );
+  return sessionBody(services, { id, userId: owner.userId, refreshToken, factors });
 }
 
-async function sessionBody(services: Services, session: { id: string; userId: number; refreshToken: string; factors: Factors }): Promise<SessionBody> {
-  const accessToken = await services.tokens.sign({ userId: session.userId, sessionId: session.id });
-  return { id: session.id, accessToken, refreshToken: session.refreshToken, factors: session.factors as SessionBody['factors'] };
+async function sessionBody(
+  services: Services,
+  session: { id: string; userId: number | null; refreshToken: string; factors: Factors },
+): Promise<SessionBody> {
+  const accessToken = await services.tokens.sign({
+    userId: session.userId,
+    sessionId: session.id,
+    pending: hasPendingFactor(session.factors),
+  });
+  return {
+    id: session.id,
+    accessToken,
+    refreshToken: session.refreshToken,
+    factors: session.factors as SessionBody['factors'],
+  };
 }
 
 /**
  * Email + password. Unknown email, wrong password and no password set all answer INVALID_CREDENTIALS after the
  * same work; failures lock the identity hash and the client address out for growing times. After a successful
  * probe with the same credentials (the sign-in app's flow) the whole sign-in is one statement: lockouts, the
- * account, the probe's proof and the new session (sessionOnProof). Otherwise argon2 decides, as always.
+ * account, the probe's proof and the new session (signInWithPassword). Otherwise argon2 decides, as always.
  */
-export async function createPasswordSession(services: Services, input: { email: string; password: string; ip: string }): Promise<SessionBody> {
+export async function createPasswordSession(
+  services: Services,
+  input: { email: string; password: string; ip: string },
+): Promise<SessionBody> {
   const hash = emailHash(input.email);
   const now = services.now();
   const session = { id: randomUUID(), refreshToken: newRefreshToken() };
-  const { onRecord, alongside } = await services.throttle.guard({
-    lockoutKeys: loginLockoutKeys(hash, input.ip),
-    alongside: {
-      account: accountByEmailHash.with(hash),
-      proof: claimProof(services, hash, input.password),
-      session: sessionOnProof.with(
-        session.id,
-        now.toISOString(),
-        new Date(now.getTime() + sessionLifetimeMs).toISOString(),
-        hashRefreshToken(services, session.refreshToken),
-        accountKey(hash),
-      ),
-    },
+  // Counted before argon2 runs, unless the probe's proof starts the session in this very statement.
+  const guard = { attempt: loginAttempt(services, hash, input.ip) };
+  const row = await signInWithPassword(services.db, {
+    ...lockoutValues(now, guard),
+    emailHash: hash,
+    proofKey: proofKey(services, hash, input.password),
+    sessionId: session.id,
+    expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
+    refreshTokenHash: hashRefreshToken(services, session.refreshToken),
+    clearKeys: [pairKey(hash, input.ip), accountKey(hash)],
   });
-  const user = (alongside.account as SignInAccount | null) ?? undefined;
-  if (user && alongside.session) return sessionBody(services, { ...session, userId: user.id, factors: passwordFactors(user) });
+  const { reserved } = lockoutVerdict(row, now, guard);
+  const user = row.account ?? undefined;
+  if (user && row.session_id)
+    return sessionBody(services, { ...session, userId: user.id, factors: passwordFactors(user) });
   const ok = await checkPassword(services, user, input.password);
-  if (!ok || !user) {
-    await recordLoginFailure(services, hash, input.ip);
-    throw new ApiError('INVALID_CREDENTIALS', { message: 'Email or password is incorrect' });
-  }
-  if (onRecord.has(accountKey(hash))) await services.throttle.clear(accountKey(hash));
-  return startSession(services, user.id, passwordFactors(user));
+  // A failure was counted before the check; nothing more to write.
+  if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', { message: 'Email or password is incorrect' });
+  // The session, the attempt given back and the source made familiar: one statement.
+  return startSession(services, user.id, passwordFactors(user), {
+    refund: loginRefund(hash, input.ip, reserved),
+    familiar: { emailHash: hash, sourceHash: sourceHash(services, input.ip) },
+  });
 }
 
-export async function recordLoginFailure(services: Services, hash: string | null, ip: string | null): Promise<void> {
-  if (hash) await services.throttle.recordFailure(accountKey(hash), policies.loginPerAccount);
-  if (ip) await services.throttle.recordFailure(addressKey(ip), policies.loginPerAddress);
-}
-
-/** The lockouts a sign-in or probe with this identity hash (if any) from this address must respect. */
-export const loginLockoutKeys = (hash: string | null, ip: string) => [...(hash ? [accountKey(hash)] : []), addressKey(ip)];
-
-export async function assertLoginAllowed(services: Services, hash: string | null, ip: string): Promise<Set<string>> {
-  return services.throttle.assertNotBlocked(...loginLockoutKeys(hash, ip));
-}
+/** The lockouts a sign-in by code from this address must respect (coAlert codes have no identity hash). */
+const codeAttempt = (ip: string): Attempt => ({ keys: [{ key: addressKey(ip), policy: policies.loginPerAddress }] });
 
 /** A coAlert code signs in as the code's user, verified by the code, as often as its usage limit allows. */
-export async function createCoalertSession(services: Services, input: { code: string; ip: string }): Promise<SessionBody> {
-  await assertLoginAllowed(services, null, input.ip);
+export async function createCoalertSession(
+  services: Services,
+  input: { code: string; ip: string },
+): Promise<SessionBody> {
+  // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
+  const { reserved } = await services.throttle.guard({ lockoutKeys: [], attempt: codeAttempt(input.ip) });
   const codeHash = keyedHash(services.secretKey, `coalert\0${input.code.trim().toUpperCase()}`);
   const now = services.now();
   const code = await services.db
@@ -98,10 +187,9 @@ export async function createCoalertSession(services: Services, input: { code: st
     // A user deactivated by every tenant's directory (SCIM) cannot sign in by code either.
     .where('users.deactivated_at', 'is', null)
     .executeTakeFirst();
-  if (!code || (code.expires_at && code.expires_at <= now)) {
-    await recordLoginFailure(services, null, input.ip);
+  if (!code || (code.expires_at && code.expires_at <= now))
     throw new ApiError('INVALID_CREDENTIALS', { message: 'The code is not valid' });
-  }
+  await services.throttle.refund({ clear: [], refund: reserved.map((key) => [key, policies.loginPerAddress]) });
   const used = await services.db
     .updateTable('coalert_codes')
     .set((eb) => ({ usage_count: eb('usage_count', '+', 1) }))
@@ -109,52 +197,98 @@ export async function createCoalertSession(services: Services, input: { code: st
     .whereRef('usage_count', '<', 'usage_limit')
     .returning('user_id')
     .executeTakeFirst();
-  if (!used) throw new ApiError('COALERT_CODE_USAGE_LIMIT_REACHED', { message: 'The code has reached its usage limit' });
+  if (!used)
+    throw new ApiError('COALERT_CODE_USAGE_LIMIT_REACHED', { message: 'The code has reached its usage limit' });
   return startSession(services, used.user_id, { coalert: 'verified' });
 }
 
 /**
- * Rotates the refresh token. The token just replaced stays usable for a grace window (concurrent tabs, retried
- * requests); presenting an older one means it leaked, so the whole session is revoked.
+ * Rotates the refresh token: one chain per session. The current token yields its successor (one statement);
+ * the immediate predecessor, within the grace window, yields the current token again (concurrent tabs,
+ * retries: no second live chain); any other superseded token of the session means it leaked, and the whole
+ * session is revoked. At most two statements, whatever the session's history.
  */
-export async function refreshSession(services: Services, input: { sessionId: string; refreshToken: string }): Promise<SessionBody> {
-  if (!input.refreshToken.startsWith(refreshTokenPrefix)) throw new ApiError('INVALID_REFRESH_TOKEN', { message: 'The refresh token is not valid' });
+export async function refreshSession(
+  services: Services,
+  input: { sessionId: string; refreshToken: string },
+): Promise<SessionBody> {
+  if (!input.refreshToken.startsWith(refreshTokenPrefix))
+    throw new ApiError('INVALID_REFRESH_TOKEN', { message: 'The refresh token is not valid' });
   const tokenHash = hashRefreshToken(services, input.refreshToken);
+  const successor = successorRefreshToken(services, input.refreshToken);
+  const successorHash = hashRefreshToken(services, successor);
   const now = services.now();
-  const outcome = await services.db.transaction().execute(async (trx) => {
-    const session = await findSessionForUpdate(trx, input.sessionId);
-    if (!session) return { error: 'INVALID_SESSION_ID' as const };
-    const token = await findRefreshToken(trx, tokenHash);
-    if (!token) return { error: 'INVALID_REFRESH_TOKEN' as const };
-    if (token.session_id !== session.id) return { error: 'INVALID_SESSION_ID' as const };
-    if (session.revoked_at) return { error: 'INVALID_SESSION' as const };
-    if (session.expires_at <= now) return { error: 'EXPIRED_REFRESH_TOKEN' as const };
-    if (token.superseded_at && now.getTime() - token.superseded_at.getTime() > refreshGraceMs) {
-      await revokeSessions(trx, { sessionId: session.id }, 'refresh_token_reuse', now);
-      return { error: 'INVALID_REFRESH_TOKEN' as const, revoked: true };
-    }
-    if (!token.superseded_at) await supersedeRefreshTokens(trx, session.id, now);
-    await deleteOldRefreshTokens(trx, session.id, new Date(now.getTime() - 7 * 86_400_000));
-    await updateSession(trx, session.id, { lastRefreshedAt: now, expiresAt: new Date(now.getTime() + sessionLifetimeMs) });
-    await touchLastAccess(trx, session.user_id, now);
-    return { session: await issueTokens(services, trx, { id: session.id, userId: session.user_id, factors: session.factors }) };
+  const [rotated] = await rotateRefreshToken(services.db, {
+    sessionId: input.sessionId,
+    tokenHash,
+    nextHash: successorHash,
+    now: now.toISOString(),
+    expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
+    historyStart: new Date(now.getTime() - refreshHistoryMs).toISOString(),
   });
-  if ('error' in outcome && outcome.error) {
-    if (outcome.revoked) services.logger.warn({ sessionId: input.sessionId }, 'refresh token reused after its grace window: session revoked');
+  if (rotated)
+    return sessionBody(services, {
+      id: rotated.id,
+      userId: Number(rotated.user_id),
+      refreshToken: successor,
+      factors: rotated.factors,
+    });
+  const [why] = await refreshFallback(services.db, {
+    sessionId: input.sessionId,
+    tokenHash,
+    successorHash,
+    now: now.toISOString(),
+    graceStart: new Date(now.getTime() - refreshGraceMs).toISOString(),
+  });
+  const fail = (code: 'INVALID_SESSION_ID' | 'INVALID_REFRESH_TOKEN' | 'INVALID_SESSION' | 'EXPIRED_REFRESH_TOKEN') => {
     const messages = {
       INVALID_SESSION_ID: 'Unknown session',
       INVALID_REFRESH_TOKEN: 'The refresh token is not valid',
       INVALID_SESSION: 'The session has ended',
       EXPIRED_REFRESH_TOKEN: 'The refresh token has expired',
     };
-    throw new ApiError(outcome.error, { message: messages[outcome.error] });
+    return new ApiError(code, { message: messages[code] });
+  };
+  if (!why.session_id) throw fail('INVALID_SESSION_ID');
+  if (!why.token_session) throw fail('INVALID_REFRESH_TOKEN');
+  if (why.token_session !== why.session_id) throw fail('INVALID_SESSION_ID');
+  if (why.revoked_now) {
+    services.logger.warn({ sessionId: input.sessionId }, 'superseded refresh token presented: session revoked');
+    throw fail('INVALID_REFRESH_TOKEN');
   }
-  return outcome.session!;
+  if (why.revoked_at) throw fail('INVALID_SESSION');
+  if (why.expires_at! <= now) throw fail('EXPIRED_REFRESH_TOKEN');
+  if (hasPendingFactor(why.factors!) || why.user_id === null)
+    throw new ApiError('INVALID_SESSION', { message: 'A session waiting for its second factor cannot be refreshed' });
+  // The grace-window predecessor: the chain's current token again, nothing written.
+  if (why.is_grace_predecessor)
+    return sessionBody(services, {
+      id: why.session_id,
+      userId: Number(why.user_id),
+      refreshToken: successor,
+      factors: why.factors!,
+    });
+  // The current token whose rotation lost a race to a change of the session (revoked or expired meanwhile).
+  throw fail('INVALID_SESSION');
 }
 
-/** Logs out one of the caller's own sessions. */
-export async function endSession(services: Services, input: { userId: number; sessionId: string }): Promise<void> {
-  const session = await services.db.selectFrom('sessions').select(['user_id']).where('id', '=', input.sessionId).executeTakeFirst();
-  if (!session || session.user_id !== input.userId) throw new ApiError('INVALID_SESSION_ID', { message: 'Unknown session' });
-  await services.db.transaction().execute((trx) => revokeSessions(trx, { sessionId: input.sessionId }, 'logout', services.now()));
+/**
+ * Logs out one of the caller's own sessions. A caller bound to no user yet (single sign-on before the identity
+ * provider answered) owns only the session it is.
+ */
+export async function endSession(
+  services: Services,
+  input: { caller: { userId: number | null; sessionId: string }; sessionId: string },
+): Promise<void> {
+  const { caller } = input;
+  const session = await services.db
+    .selectFrom('sessions')
+    .select(['user_id'])
+    .where('id', '=', input.sessionId)
+    .executeTakeFirst();
+  const own = caller.userId === null ? input.sessionId === caller.sessionId : session?.user_id === caller.userId;
+  if (!session || !own) throw new ApiError('INVALID_SESSION_ID', { message: 'Unknown session' });
+  await services.db
+    .transaction()
+    .execute((trx) => revokeSessions(trx, { sessionId: input.sessionId }, 'logout', services.now()));
 }

@@ -1,29 +1,43 @@
-// Issuing a session's tokens: a short-lived access token (JWT) and an opaque refresh token of 256 random bits,
-// stored only as a keyed hash.
-import type { Kysely, Transaction } from 'kysely';
+// Issuing a session's tokens: a short-lived access token (JWT) and an opaque refresh token of 256 bits, stored
+// only as a keyed hash. A rotation derives the next refresh token from the presented one under the server's
+// secret key, so the immediate predecessor presented again within the grace window yields the very same
+// current token: one chain per session, never a second live token.
+import { createHmac } from 'node:crypto';
 import type { components } from '../../../../generated/core-api';
-import type { Database } from '../../db/types';
+import type { Executor } from '../../db/database';
+import { hasPendingFactor } from '../../http/auth';
 import { keyedHash, randomToken } from '../../security/hashing';
 import type { Services } from '../../services';
-import { insertRefreshToken, type Factors } from './sessions.repository';
+import { replaceRefreshToken, type Factors } from './sessions.repository';
+
+export { refreshGraceMs, sessionLifetimeMs, pendingSessionLifetimeMs } from './lifetimes';
 
 export type SessionBody = components['schemas']['Session'];
 
 export const refreshTokenPrefix = 'rt_';
-export const sessionLifetimeMs = 365 * 86_400_000;
-export const refreshGraceMs = 10_000;
 
-export const hashRefreshToken = (services: Services, token: string) => keyedHash(services.secretKey, `refresh\0${token}`);
+export const hashRefreshToken = (services: Services, token: string) =>
+  keyedHash(services.secretKey, `refresh\0${token}`);
 
 export const newRefreshToken = () => refreshTokenPrefix + randomToken(32);
 
+/** The token that follows `token` in its chain (unguessable without the secret key). */
+export const successorRefreshToken = (services: Services, token: string) =>
+  refreshTokenPrefix +
+  createHmac('sha256', services.secretKey).update(`refresh-successor\0${token}`).digest('base64url');
+
+/** New tokens for a session outside the rotation (the second factor verified): earlier tokens become history. */
 export async function issueTokens(
   services: Services,
-  db: Kysely<Database> | Transaction<Database>,
+  db: Executor,
   session: { id: string; userId: number; factors: Factors },
 ): Promise<SessionBody> {
   const refreshToken = newRefreshToken();
-  await insertRefreshToken(db, hashRefreshToken(services, refreshToken), session.id);
-  const accessToken = await services.tokens.sign({ userId: session.userId, sessionId: session.id });
+  await replaceRefreshToken(db, session.id, hashRefreshToken(services, refreshToken), services.now().toISOString());
+  const accessToken = await services.tokens.sign({
+    userId: session.userId,
+    sessionId: session.id,
+    pending: hasPendingFactor(session.factors),
+  });
   return { id: session.id, accessToken, refreshToken, factors: session.factors as SessionBody['factors'] };
 }

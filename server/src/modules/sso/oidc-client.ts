@@ -3,6 +3,7 @@
 // signature against the provider's JWKS as well as issuer, audience, nonce and expiry.
 import * as client from 'openid-client';
 import { ApiError } from '../../errors';
+import { OutboundUnreachable, type OutboundClient } from '../../security/outbound';
 
 export interface OidcProvider {
   issuer: string;
@@ -14,7 +15,15 @@ export interface OidcProvider {
   clientSecret: string;
 }
 
-export function oidcConfiguration(provider: OidcProvider, allowInsecureHttp: boolean): client.Configuration {
+/**
+ * Every request to the provider (token, JWKS, userinfo) goes through `outbound`: internal addresses are refused
+ * after DNS resolution, and every failure to get an answer is one error (security/outbound.ts).
+ */
+export function oidcConfiguration(
+  provider: OidcProvider,
+  allowInsecureHttp: boolean,
+  outbound: OutboundClient,
+): client.Configuration {
   let config: client.Configuration;
   try {
     config = new client.Configuration(
@@ -35,6 +44,7 @@ export function oidcConfiguration(provider: OidcProvider, allowInsecureHttp: boo
     throw new ApiError('INVALID_SSO_CONFIGURATION', { message: 'The single sign-on settings are not usable', cause });
   }
   config.timeout = 10;
+  config[client.customFetch] = (url, options) => outbound.fetch(url, options as RequestInit);
   if (allowInsecureHttp) client.allowInsecureRequests(config);
   client.enableNonRepudiationChecks(config);
   return config;
@@ -63,13 +73,29 @@ export function exchangeError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   const e = error as { name?: string; code?: string; message?: string; cause?: unknown };
   if (e?.name === 'ResponseBodyError' || e?.code === 'OAUTH_RESPONSE_BODY_ERROR') {
-    return new ApiError('INVALID_SSO_AUTHORIZATION_CODE', { message: 'The identity provider did not accept the authorization code', cause: error });
+    return new ApiError('INVALID_SSO_AUTHORIZATION_CODE', {
+      message: 'The identity provider did not accept the authorization code',
+      cause: error,
+    });
   }
-  if (e?.code && idTokenCodes.has(e.code)) return new ApiError('INVALID_SSO_ID_TOKEN', { message: 'The identity provider\'s ID token is not valid', cause: error });
+  if (e?.code && idTokenCodes.has(e.code))
+    return new ApiError('INVALID_SSO_ID_TOKEN', {
+      message: "The identity provider's ID token is not valid",
+      cause: error,
+    });
   if (e?.code && configurationCodes.has(e.code)) {
-    return new ApiError('INVALID_SSO_CONFIGURATION', { message: 'The identity provider did not answer as configured', cause: error });
+    return new ApiError('INVALID_SSO_CONFIGURATION', {
+      message: 'The identity provider did not answer as configured',
+      cause: error,
+    });
   }
-  if (e?.code === 'OAUTH_TIMEOUT' || e?.code === 'OAUTH_ABORT' || (e?.name === 'TypeError' && e.message === 'fetch failed')) {
+  if (
+    error instanceof OutboundUnreachable ||
+    e?.cause instanceof OutboundUnreachable ||
+    e?.code === 'OAUTH_TIMEOUT' ||
+    e?.code === 'OAUTH_ABORT' ||
+    (e?.name === 'TypeError' && e.message === 'fetch failed')
+  ) {
     return new ApiError('SERVICE_UNAVAILABLE', { message: 'The identity provider could not be reached', cause: error });
   }
   return new ApiError('INTERNAL_SERVER_ERROR', { cause: error });

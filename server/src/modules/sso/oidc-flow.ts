@@ -4,11 +4,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { SessionCaller } from '../../shared/caller';
 import { safeEqual } from '../../security/hashing';
 import type { Services } from '../../services';
-import { loadOidcClient } from '../integrations/integrations.service';
-import type { SessionBody } from '../sessions/tokens';
+import { loadOidcClient } from '../integrations';
+import type { SessionBody } from '../sessions';
 import { client, exchangeError, oidcConfiguration, type OidcProvider } from './oidc-client';
 import { skolonProvider, assertSkolonTeacher } from './skolon';
 import { consumeChallenge, findOpenChallengeForUpdate, insertChallenge } from './sso.repository';
@@ -20,14 +20,23 @@ export type OidcKind = 'oidc' | 'skolon';
 
 async function providerFor(services: Services, kind: OidcKind, tenantId: number): Promise<OidcProvider> {
   const provider = kind === 'skolon' ? skolonProvider(services.config) : await loadOidcClient(services, tenantId);
-  if (!provider) throw new ApiError('INVALID_SSO_CONFIGURATION', { message: `The organisation has no ${kind === 'skolon' ? 'Skolon' : 'OIDC'} settings` });
+  if (!provider)
+    throw new ApiError('INVALID_SSO_CONFIGURATION', {
+      message: `The organisation has no ${kind === 'skolon' ? 'Skolon' : 'OIDC'} settings`,
+    });
   return provider;
 }
 
-export async function startOidcChallenge(services: Services, auth: AuthContext, sessionId: string, kind: OidcKind, body: OidcChallenge) {
+export async function startOidcChallenge(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  kind: OidcKind,
+  body: OidcChallenge,
+) {
   const target = await ssoTargetOf(services, auth, sessionId, kind, body.redirectUri);
   const provider = await providerFor(services, kind, target.tenantId);
-  const config = oidcConfiguration(provider, services.config.sso.allowInsecureHttp);
+  const config = oidcConfiguration(provider, services.config.sso.allowInsecureHttp, services.outbound);
   const nonce = client.randomNonce();
   const now = services.now();
   await insertChallenge(
@@ -59,7 +68,13 @@ export async function startOidcChallenge(services: Services, auth: AuthContext, 
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
-export async function verifyOidcChallenge(services: Services, auth: AuthContext, sessionId: string, kind: OidcKind, answer: OidcAnswer): Promise<SessionBody> {
+export async function verifyOidcChallenge(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  kind: OidcKind,
+  answer: OidcAnswer,
+): Promise<SessionBody> {
   const target = await ssoTargetOf(services, auth, sessionId, kind);
   const now = services.now();
   const challenge = await services.db.transaction().execute(async (trx) => {
@@ -68,15 +83,20 @@ export async function verifyOidcChallenge(services: Services, auth: AuthContext,
     return row;
   });
   if (!challenge || challenge.tenant_id !== target.tenantId) {
-    throw new ApiError('AUTHORIZATION_CODE_NOT_FOUND', { message: 'No sign-in with this state is pending for the session' });
+    throw new ApiError('AUTHORIZATION_CODE_NOT_FOUND', {
+      message: 'No sign-in with this state is pending for the session',
+    });
   }
-  if (challenge.expires_at <= now) throw new ApiError('SSO_CHALLENGE_EXPIRED', { message: 'The sign-in took too long; start again' });
+  if (challenge.expires_at <= now)
+    throw new ApiError('SSO_CHALLENGE_EXPIRED', { message: 'The sign-in took too long; start again' });
   if (!safeEqual(s256(answer.codeVerifier), challenge.code_challenge ?? '')) {
-    throw new ApiError('INVALID_SSO_AUTHORIZATION_CODE', { message: 'The code verifier does not match the code challenge' });
+    throw new ApiError('INVALID_SSO_AUTHORIZATION_CODE', {
+      message: 'The code verifier does not match the code challenge',
+    });
   }
 
   const provider = await providerFor(services, kind, target.tenantId);
-  const config = oidcConfiguration(provider, services.config.sso.allowInsecureHttp);
+  const config = oidcConfiguration(provider, services.config.sso.allowInsecureHttp, services.outbound);
   const callback = new URL(challenge.redirect_uri);
   callback.searchParams.set('code', answer.authorizationCode);
   callback.searchParams.set('state', answer.state);
@@ -102,11 +122,18 @@ export async function verifyOidcChallenge(services: Services, auth: AuthContext,
     const mapped = exchangeError(error);
     // Operators need the provider's reason; it names no secret (codes, verifiers and tokens are not in it).
     const cause = error as { code?: string; error?: string; message?: string };
-    services.logger.warn({ tenantId: target.tenantId, kind, reason: cause?.error ?? cause?.code, detail: cause?.message }, `${kind} sign-in refused: ${mapped.code}`);
+    services.logger.warn(
+      { tenantId: target.tenantId, kind, reason: cause?.error ?? cause?.code, detail: cause?.message },
+      `${kind} sign-in refused: ${mapped.code}`,
+    );
     throw mapped;
   }
-  if (!email.includes('@')) throw new ApiError('INVALID_SSO_ID_TOKEN', { message: 'The identity provider did not assert a verified email' });
+  if (!email.includes('@'))
+    throw new ApiError('INVALID_SSO_ID_TOKEN', { message: 'The identity provider did not assert a verified email' });
   const member = await memberByAssertedEmail(services, target.tenantId, email);
-  if (!member) throw new ApiError('INVALID_CREDENTIALS', { message: 'No account of this organisation matches the signed-in identity' });
+  if (!member)
+    throw new ApiError('INVALID_CREDENTIALS', {
+      message: 'No account of this organisation matches the signed-in identity',
+    });
   return completeSsoSession(services, sessionId, kind, member.id);
 }

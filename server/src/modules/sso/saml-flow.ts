@@ -5,10 +5,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml';
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { SessionCaller } from '../../shared/caller';
 import { emailHash, keyedHash, randomToken } from '../../security/hashing';
 import type { Services } from '../../services';
-import type { SessionBody } from '../sessions/tokens';
+import type { SessionBody } from '../sessions';
 import { samlFor } from './saml-sp';
 import { isAllowedSsoRedirect } from './redirect-uri';
 import {
@@ -30,7 +30,12 @@ export type AcsError = 'saml_validation_failed' | 'user_not_found' | 'unauthoriz
 const codeLifetimeMs = 2 * 60_000;
 const hashCode = (services: Services, code: string) => keyedHash(services.secretKey, `saml-code\0${code}`);
 
-export async function startSamlChallenge(services: Services, auth: AuthContext, sessionId: string, redirectUri: string) {
+export async function startSamlChallenge(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  redirectUri: string,
+) {
   const target = await ssoTargetOf(services, auth, sessionId, 'saml', redirectUri);
   const settings = await findSamlSettings(services.db, target.tenantId);
   if (!settings) throw new ApiError('INVALID_SSO_CONFIGURATION', { message: 'The organisation has no SAML settings' });
@@ -38,11 +43,24 @@ export async function startSamlChallenge(services: Services, auth: AuthContext, 
   const now = services.now();
   await insertChallenge(
     services.db,
-    { id: randomUUID(), session_id: sessionId, tenant_id: target.tenantId, kind: 'saml', redirect_uri: redirectUri, saml_request_id: requestId, expires_at: new Date(now.getTime() + challengeLifetimeMs) },
+    {
+      id: randomUUID(),
+      session_id: sessionId,
+      tenant_id: target.tenantId,
+      kind: 'saml',
+      redirect_uri: redirectUri,
+      saml_request_id: requestId,
+      expires_at: new Date(now.getTime() + challengeLifetimeMs),
+    },
     now,
   );
   try {
-    const authorizationUrl = await samlFor(services.config, settings, requestId, challengeLifetimeMs).getAuthorizeUrlAsync(redirectUri, undefined, {});
+    const authorizationUrl = await samlFor(
+      services.config,
+      settings,
+      requestId,
+      challengeLifetimeMs,
+    ).getAuthorizeUrlAsync(redirectUri, undefined, {});
     return { authorizationUrl };
   } catch (cause) {
     throw new ApiError('INVALID_SSO_CONFIGURATION', { message: 'The SAML settings are not usable', cause });
@@ -57,7 +75,11 @@ async function inResponseToOf(samlResponse: string): Promise<string | null> {
 }
 
 function assertedEmail(profile: Record<string, unknown>): string | null {
-  const candidates = [profile.email, profile['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'], profile.nameID];
+  const candidates = [
+    profile.email,
+    profile['http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'],
+    profile.nameID,
+  ];
   const email = candidates.find((c): c is string => typeof c === 'string' && /^[^@\s]+@[^@\s]+$/.test(c));
   return email ?? null;
 }
@@ -65,8 +87,18 @@ function assertedEmail(profile: Record<string, unknown>): string | null {
 /** The assertion consumer service: answers where to send the browser. */
 export async function consumeSamlResponse(services: Services, form: AcsForm): Promise<string> {
   const relay = form.RelayState;
+  if (relay === undefined || relay === '') {
+    // No target named: the browser still gets a page, the sign-in app's SSO page with the error (never JSON).
+    services.logger.warn({ reason: 'no RelayState' }, 'SAML response refused');
+    const page = new URL('/login/sso', services.config.signInAppUrl);
+    page.searchParams.set('error', 'saml_validation_failed');
+    return page.href;
+  }
   if (!isAllowedSsoRedirect(relay, services.config.redirectAllowList)) {
-    throw new ApiError('BAD_REQUEST', { message: 'RelayState is not an allowed target', issues: [{ where: 'body', path: '/RelayState', message: 'is not an allowed redirect target' }] });
+    throw new ApiError('BAD_REQUEST', {
+      message: 'RelayState is not an allowed target',
+      issues: [{ where: 'body', path: '/RelayState', message: 'is not an allowed redirect target' }],
+    });
   }
   const to = (params: Record<string, string>) => {
     const url = new URL(relay);
@@ -87,31 +119,50 @@ export async function consumeSamlResponse(services: Services, form: AcsForm): Pr
   const settings = await findSamlSettings(services.db, challenge.tenant_id);
   if (!settings) return failed('the organisation has no SAML settings');
 
-  let profile: Record<string, unknown> & { getAssertion?: () => any };
+  let profile: Record<string, unknown> & { getAssertion?: () => { Assertion?: { $?: { ID?: string } } } | undefined };
   try {
-    const result = await samlFor(services.config, settings, challenge.saml_request_id!, challengeLifetimeMs).validatePostResponseAsync({ SAMLResponse: form.SAMLResponse });
+    const result = await samlFor(
+      services.config,
+      settings,
+      challenge.saml_request_id!,
+      challengeLifetimeMs,
+    ).validatePostResponseAsync({ SAMLResponse: form.SAMLResponse });
     if (!result.profile || result.loggedOut) return failed('no assertion');
     profile = result.profile as never;
   } catch (error) {
     return failed('not valid', 'saml_validation_failed', error);
   }
   const assertionId = profile.getAssertion?.()?.Assertion?.$?.ID;
-  if (!(await answerSamlChallenge(services.db, challenge.id, challenge.tenant_id, now))) return failed('the sign-in was already answered');
+  if (!(await answerSamlChallenge(services.db, challenge.id, challenge.tenant_id, now)))
+    return failed('the sign-in was already answered');
   const kept = new Date(now.getTime() + 2 * challengeLifetimeMs);
-  if (typeof assertionId !== 'string' || !(await recordSamlAssertion(services.db, challenge.tenant_id, assertionId, kept, now))) {
+  if (
+    typeof assertionId !== 'string' ||
+    !(await recordSamlAssertion(services.db, challenge.tenant_id, assertionId, kept, now))
+  ) {
     return failed('the assertion was used before');
   }
 
   const email = assertedEmail(profile);
-  if (!email || !(await findUserIdByEmailHash(services.db, emailHash(email)))) return failed('no such user', 'user_not_found');
+  if (!email || !(await findUserIdByEmailHash(services.db, emailHash(email))))
+    return failed('no such user', 'user_not_found');
   const member = await memberByAssertedEmail(services, challenge.tenant_id, email);
   if (!member) return failed('not a member of the organisation', 'unauthorized_organization');
   const code = randomToken(32);
-  await setSamlCode(services.db, challenge.id, { userId: member.id, codeHash: hashCode(services, code), codeExpiresAt: new Date(now.getTime() + codeLifetimeMs) });
+  await setSamlCode(services.db, challenge.id, {
+    userId: member.id,
+    codeHash: hashCode(services, code),
+    codeExpiresAt: new Date(now.getTime() + codeLifetimeMs),
+  });
   return to({ sessionId: challenge.session_id, code });
 }
 
-export async function verifySamlCode(services: Services, auth: AuthContext, sessionId: string, code: string): Promise<SessionBody> {
+export async function verifySamlCode(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  code: string,
+): Promise<SessionBody> {
   const target = await ssoTargetOf(services, auth, sessionId, 'saml');
   const now = services.now();
   const challenge = await services.db.transaction().execute(async (trx) => {
@@ -120,8 +171,11 @@ export async function verifySamlCode(services: Services, auth: AuthContext, sess
     return row;
   });
   if (!challenge || challenge.tenant_id !== target.tenantId || !challenge.asserted_user_id) {
-    throw new ApiError('AUTHORIZATION_CODE_NOT_FOUND', { message: 'No SAML sign-in with this code is pending for the session' });
+    throw new ApiError('AUTHORIZATION_CODE_NOT_FOUND', {
+      message: 'No SAML sign-in with this code is pending for the session',
+    });
   }
-  if (!challenge.code_expires_at || challenge.code_expires_at <= now) throw new ApiError('SSO_CHALLENGE_EXPIRED', { message: 'The sign-in took too long; start again' });
+  if (!challenge.code_expires_at || challenge.code_expires_at <= now)
+    throw new ApiError('SSO_CHALLENGE_EXPIRED', { message: 'The sign-in took too long; start again' });
   return completeSsoSession(services, sessionId, 'saml', challenge.asserted_user_id);
 }

@@ -58,6 +58,8 @@ export function samlFor(config: Config, idp: IdpSettings, requestId: string, max
     identifierFormat: emailNameIdFormat,
     disableRequestedAuthnContext: true,
     generateUniqueId: () => requestId,
-    ...(config.sso.samlSpPrivateKey ? { privateKey: config.sso.samlSpPrivateKey, signatureAlgorithm: 'sha256' as const } : {}),
+    ...(config.sso.samlSpPrivateKey
+      ? { privateKey: config.sso.samlSpPrivateKey, signatureAlgorithm: 'sha256' as const }
+      : {}),
   });
 }

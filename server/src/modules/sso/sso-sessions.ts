@@ -1,16 +1,23 @@
 // The shared part of every SSO sign-in: the `sso` grant picks the tenant by the email's domain and opens a
-// session whose SSO factor is unverified; a challenge belongs to that session; a verified answer binds the
-// session to the user the identity provider asserted (looked up by email inside the same tenant) and issues
-// fresh tokens.
+// session for that tenant whose SSO factor is unverified, bound to no user (the grant does not look at who the
+// email belongs to, so members and non-members of the domain's tenant get the same answer from the same
+// statements); a challenge belongs to that session; a verified answer binds the session to the user the identity
+// provider asserted (looked up by email inside the same tenant) and issues fresh tokens.
 import { ApiError } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { SessionCaller } from '../../shared/caller';
 import type { SsoKind } from '../../db/types';
 import { emailHash } from '../../security/hashing';
+import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
-import { findSessionForUpdate, supersedeRefreshTokens } from '../sessions/sessions.repository';
-import { assertLoginAllowed, recordLoginFailure, startSession } from '../sessions/sessions.service';
-import { issueTokens, type SessionBody } from '../sessions/tokens';
-import { bindSession, findActiveMember, findSsoDomain, findUserEmail } from './sso.repository';
+import {
+  findSessionForUpdate,
+  issueTokens,
+  sessionLifetimeMs,
+  startSsoSession,
+  updateSession,
+  type SessionBody,
+} from '../sessions';
+import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
 
 export const ssoKinds = ['oidc', 'saml', 'skolon'] as const;
@@ -20,21 +27,27 @@ const domainOf = (email: string) => email.trim().toLowerCase().split('@').pop() 
 
 export async function probeIdpDomain(services: Services, domain: string) {
   const row = await findSsoDomain(services.db, domain);
-  return { region: services.config.region, baseUrl: services.config.publicBaseUrl, available: row !== undefined, type: row?.kind ?? null };
+  return {
+    region: services.config.region,
+    baseUrl: services.config.publicBaseUrl,
+    available: row !== undefined,
+    type: row?.kind ?? null,
+  };
 }
 
-/** `POST /sessions { grantType: sso, email }`. Unknown members count as failed logins, like wrong passwords. */
+/**
+ * `POST /sessions { grantType: sso, email }`: a pending session for the tenant of the email's domain, the same for
+ * any address at the domain. Nothing is checked, so no lockout moves; each grant counts towards its address's
+ * rate limit, never given back.
+ */
 export async function createSsoSession(services: Services, input: { email: string; ip: string }): Promise<SessionBody> {
-  const hash = emailHash(input.email);
-  await assertLoginAllowed(services, hash, input.ip);
+  await services.throttle.consume([`sso:grant:address:${input.ip}`, policies.ssoGrantPerAddress]);
   const domain = await findSsoDomain(services.db, domainOf(input.email));
-  if (!domain) throw new ApiError('INVALID_SSO_CONFIGURATION', { message: 'This email domain does not sign in with single sign-on here' });
-  const member = await findActiveMember(services.db, domain.tenant_id, hash);
-  if (!member?.active) {
-    await recordLoginFailure(services, hash, input.ip);
-    throw new ApiError('INVALID_CREDENTIALS', { message: 'No account for this email signs in with single sign-on here' });
-  }
-  return startSession(services, member.id, { [domain.kind]: 'unverified' });
+  if (!domain)
+    throw new ApiError('INVALID_SSO_CONFIGURATION', {
+      message: 'This email domain does not sign in with single sign-on here',
+    });
+  return startSsoSession(services, domain.tenant_id, { [domain.kind]: 'unverified' });
 }
 
 export interface SsoTarget {
@@ -43,22 +56,26 @@ export interface SsoTarget {
 }
 
 /**
- * The caller's own session, still waiting for its `kind` factor, and the tenant its user's domain signs in at.
- * The redirect URI must be one of the sign-in app's pages.
+ * The caller's own session, still waiting for its `kind` factor, and the tenant it was opened for (the domain's
+ * at the grant). The redirect URI must be one of the sign-in app's pages.
  */
-export async function ssoTargetOf(services: Services, auth: AuthContext, sessionId: string, kind: SsoKind, redirectUri?: string): Promise<SsoTarget> {
+export async function ssoTargetOf(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  kind: SsoKind,
+  redirectUri?: string,
+): Promise<SsoTarget> {
   if (auth.sessionId !== sessionId) throw new ApiError('INVALID_SESSION_ID', { message: 'Unknown session' });
-  if (auth.factors[kind] === 'verified') throw new ApiError('AUTHORIZATION_CODE_NOT_FOUND', { message: `This session has already signed in with ${kind}` });
-  if (auth.factors[kind] !== 'unverified') {
+  if (auth.factors[kind] === 'verified')
+    throw new ApiError('AUTHORIZATION_CODE_NOT_FOUND', { message: `This session has already signed in with ${kind}` });
+  if (auth.factors[kind] !== 'unverified' || auth.ssoTenantId === null) {
     throw new ApiError('INVALID_SSO_CONFIGURATION', { message: `This session does not sign in with ${kind}` });
   }
-  const user = await findUserEmail(services.db, auth.userId);
-  const domain = user && (await findSsoDomain(services.db, domainOf(user.email)));
-  if (!domain || domain.kind !== kind) throw new ApiError('INVALID_SSO_CONFIGURATION', { message: `The organisation does not sign in with ${kind}` });
   if (redirectUri !== undefined && !isAllowedSsoRedirect(redirectUri, services.config.redirectAllowList)) {
     throw new ApiError('INVALID_REDIRECT_URI', { message: 'The redirect URI is not allowed' });
   }
-  return { tenantId: domain.tenant_id, kind };
+  return { tenantId: auth.ssoTenantId, kind };
 }
 
 /** The user the identity provider asserted, if an active member of the tenant. */
@@ -68,14 +85,21 @@ export async function memberByAssertedEmail(services: Services, tenantId: number
 }
 
 /** Verifies the factor: the session now belongs to the asserted user, with fresh tokens. */
-export async function completeSsoSession(services: Services, sessionId: string, kind: SsoKind, userId: number): Promise<SessionBody> {
+export async function completeSsoSession(
+  services: Services,
+  sessionId: string,
+  kind: SsoKind,
+  userId: number,
+): Promise<SessionBody> {
   const now = services.now();
   return services.db.transaction().execute(async (trx) => {
     const session = await findSessionForUpdate(trx, sessionId);
-    if (!session || session.revoked_at || session.expires_at <= now) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
+    if (!session || session.revoked_at || session.expires_at <= now)
+      throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
     const factors = { [kind]: 'verified' as const };
     await bindSession(trx, sessionId, userId, factors, now);
-    await supersedeRefreshTokens(trx, sessionId, now);
+    // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
+    await updateSession(trx, sessionId, { expiresAt: new Date(now.getTime() + sessionLifetimeMs) });
     return issueTokens(services, trx, { id: sessionId, userId, factors });
   });
 }

@@ -1,21 +1,25 @@
 import type { components } from '../../../../generated/core-api';
-import type { AuthContext } from '../../http/auth';
+import type { SessionCaller } from '../../shared/caller';
 import type { PartialHandlers } from '../../http/operations';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
-import type { SessionBody } from '../sessions/tokens';
+import type { SsoSignIn } from '../sessions';
+import type { SessionBody } from '../sessions';
 import { startOidcChallenge, verifyOidcChallenge } from './oidc-flow';
 import { consumeSamlResponse, startSamlChallenge, verifySamlCode } from './saml-flow';
 import { spMetadata } from './saml-sp';
-import { probeIdpDomain } from './sso-sessions';
-
-export { createSsoSession } from './sso-sessions';
+import { createSsoSession, probeIdpDomain } from './sso-sessions';
 
 type ChallengeBody = components['schemas']['CreateChallengeRequest'];
 type AnswerBody = components['schemas']['VerifyChallengeRequest'];
 
 /** The SSO branches of `createSessionChallenge`; undefined when the body is not an SSO challenge. */
-export async function createSsoChallenge(services: Services, auth: AuthContext, sessionId: string, body: ChallengeBody) {
+export async function createSsoChallenge(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  body: ChallengeBody,
+) {
   await services.throttle.consume([`sso:challenge:${sessionId}`, { limit: 30, windowSeconds: 3600 }]);
   if ('oidc' in body) return startOidcChallenge(services, auth, sessionId, 'oidc', body.oidc);
   if ('skolon' in body) return startOidcChallenge(services, auth, sessionId, 'skolon', body.skolon);
@@ -24,16 +28,33 @@ export async function createSsoChallenge(services: Services, auth: AuthContext, 
 }
 
 /** The SSO branches of `verifySessionChallenge`; undefined when the body is not an SSO answer. */
-export async function verifySsoChallenge(services: Services, auth: AuthContext, sessionId: string, body: AnswerBody): Promise<SessionBody | undefined> {
+export async function verifySsoChallenge(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  body: AnswerBody,
+): Promise<SessionBody | undefined> {
   if ('oidc' in body) return verifyOidcChallenge(services, auth, sessionId, 'oidc', body.oidc);
   if ('skolon' in body) return verifyOidcChallenge(services, auth, sessionId, 'skolon', body.skolon);
   if ('saml' in body) return verifySamlCode(services, auth, sessionId, body.saml.code);
   return undefined;
 }
 
-export const ssoHandlers: PartialHandlers<'probeIdpDomain' | 'getSamlServiceProviderMetadata' | 'consumeSamlAssertion'> = {
+/** This module's sign-in, for the sessions module's handlers (registered by the composition root). */
+export const ssoSignIn: SsoSignIn = {
+  createSession: createSsoSession,
+  createChallenge: createSsoChallenge,
+  verifyChallenge: verifySsoChallenge,
+};
+
+export const ssoHandlers: PartialHandlers<
+  'probeIdpDomain' | 'getSamlServiceProviderMetadata' | 'consumeSamlAssertion'
+> = {
   async probeIdpDomain({ path, req, services }) {
-    await services.throttle.consume([`probe:idp:address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`, policies.probePerAddress]);
+    await services.throttle.consume([
+      `probe:idp:address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`,
+      policies.probePerAddress,
+    ]);
     return { status: 200, body: await probeIdpDomain(services, path.idpDomain) };
   },
 

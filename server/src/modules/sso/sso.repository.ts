@@ -4,12 +4,18 @@ import type { Transaction } from 'kysely';
 import type { Executor } from '../../db/database';
 import type { Database, SsoKind } from '../../db/types';
 
-
 export const findSsoDomain = (db: Executor, domain: string) =>
-  db.selectFrom('sso_domains').select(['domain', 'tenant_id', 'kind']).where('domain', '=', domain.toLowerCase()).executeTakeFirst();
+  db
+    .selectFrom('sso_domains')
+    .select(['domain', 'tenant_id', 'kind'])
+    .where('domain', '=', domain.toLowerCase())
+    .executeTakeFirst();
 
 /** Operators register a domain once its ownership is proven (there is deliberately no API for it). */
-export async function upsertSsoDomain(db: Executor, row: { domain: string; tenantId: number; kind: SsoKind }): Promise<void> {
+export async function upsertSsoDomain(
+  db: Executor,
+  row: { domain: string; tenantId: number; kind: SsoKind },
+): Promise<void> {
   const domain = row.domain.toLowerCase();
   await db
     .insertInto('sso_domains')
@@ -19,10 +25,23 @@ export async function upsertSsoDomain(db: Executor, row: { domain: string; tenan
 }
 
 export const findSamlSettings = (db: Executor, tenantId: number) =>
-  db.selectFrom('saml_settings').select(['tenant_id', 'entry_point', 'idp_issuer', 'idp_certificates']).where('tenant_id', '=', tenantId).executeTakeFirst();
+  db
+    .selectFrom('saml_settings')
+    .select(['tenant_id', 'entry_point', 'idp_issuer', 'idp_certificates'])
+    .where('tenant_id', '=', tenantId)
+    .executeTakeFirst();
 
-export async function upsertSamlSettings(db: Executor, row: { tenantId: number; entryPoint: string; idpIssuer: string | null; idpCertificates: string[] }, now: Date): Promise<void> {
-  const values = { entry_point: row.entryPoint, idp_issuer: row.idpIssuer, idp_certificates: row.idpCertificates, updated_at: now };
+export async function upsertSamlSettings(
+  db: Executor,
+  row: { tenantId: number; entryPoint: string; idpIssuer: string | null; idpCertificates: string[] },
+  now: Date,
+): Promise<void> {
+  const values = {
+    entry_point: row.entryPoint,
+    idp_issuer: row.idpIssuer,
+    idp_certificates: row.idpCertificates,
+    updated_at: now,
+  };
   await db
     .insertInto('saml_settings')
     .values({ tenant_id: row.tenantId, ...values, created_at: now })
@@ -44,8 +63,6 @@ export const findActiveMember = (db: Executor, tenantId: number, emailHash: stri
 export const findUserIdByEmailHash = (db: Executor, emailHash: string) =>
   db.selectFrom('users').select(['id']).where('email_hash', '=', emailHash).executeTakeFirst();
 
-export const findUserEmail = (db: Executor, userId: number) => db.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
-
 export interface NewChallenge {
   id: string;
   session_id: string;
@@ -61,12 +78,22 @@ export interface NewChallenge {
 
 /** A new challenge replaces the session's earlier open ones of any SSO kind. */
 export async function insertChallenge(db: Executor, row: NewChallenge, now: Date): Promise<void> {
-  await db.updateTable('sso_challenges').set({ consumed_at: now }).where('session_id', '=', row.session_id).where('consumed_at', 'is', null).execute();
+  await db
+    .updateTable('sso_challenges')
+    .set({ consumed_at: now })
+    .where('session_id', '=', row.session_id)
+    .where('consumed_at', 'is', null)
+    .execute();
   await db.insertInto('sso_challenges').values(row).execute();
 }
 
 /** The session's open challenge of this kind with this state, locked. */
-export const findOpenChallengeForUpdate = (db: Transaction<Database>, sessionId: string, kind: SsoKind, state: string) =>
+export const findOpenChallengeForUpdate = (
+  db: Transaction<Database>,
+  sessionId: string,
+  kind: SsoKind,
+  state: string,
+) =>
   db
     .selectFrom('sso_challenges')
     .selectAll()
@@ -78,7 +105,12 @@ export const findOpenChallengeForUpdate = (db: Transaction<Database>, sessionId:
     .executeTakeFirst();
 
 export const findChallengeBySamlRequestId = (db: Executor, requestId: string) =>
-  db.selectFrom('sso_challenges').selectAll().where('saml_request_id', '=', requestId).where('kind', '=', 'saml').executeTakeFirst();
+  db
+    .selectFrom('sso_challenges')
+    .selectAll()
+    .where('saml_request_id', '=', requestId)
+    .where('kind', '=', 'saml')
+    .executeTakeFirst();
 
 /** Marks the SAML challenge answered, once: false when it already was (a replayed response). */
 export async function answerSamlChallenge(db: Executor, id: string, tenantId: number, now: Date): Promise<boolean> {
@@ -94,7 +126,11 @@ export async function answerSamlChallenge(db: Executor, id: string, tenantId: nu
   return row !== undefined;
 }
 
-export async function setSamlCode(db: Executor, id: string, values: { userId: number; codeHash: string; codeExpiresAt: Date }): Promise<void> {
+export async function setSamlCode(
+  db: Executor,
+  id: string,
+  values: { userId: number; codeHash: string; codeExpiresAt: Date },
+): Promise<void> {
   await db
     .updateTable('sso_challenges')
     .set({ asserted_user_id: values.userId, code_hash: values.codeHash, code_expires_at: values.codeExpiresAt })
@@ -118,7 +154,13 @@ export async function consumeChallenge(db: Executor, id: string, now: Date): Pro
 }
 
 /** Records an accepted assertion id; false when it was seen before (replay). Expired records are dropped. */
-export async function recordSamlAssertion(db: Executor, tenantId: number, assertionId: string, expiresAt: Date, now: Date): Promise<boolean> {
+export async function recordSamlAssertion(
+  db: Executor,
+  tenantId: number,
+  assertionId: string,
+  expiresAt: Date,
+  now: Date,
+): Promise<boolean> {
   await db.deleteFrom('saml_assertions').where('tenant_id', '=', tenantId).where('expires_at', '<', now).execute();
   const row = await db
     .insertInto('saml_assertions')
@@ -130,7 +172,17 @@ export async function recordSamlAssertion(db: Executor, tenantId: number, assert
 }
 
 /** Binds the session to the user the identity provider asserted and records the verified factor. */
-export async function bindSession(db: Executor, sessionId: string, userId: number, factors: Record<string, 'verified'>, now: Date): Promise<void> {
-  await db.updateTable('sessions').set({ user_id: userId, factors: JSON.stringify(factors) }).where('id', '=', sessionId).execute();
+export async function bindSession(
+  db: Executor,
+  sessionId: string,
+  userId: number,
+  factors: Record<string, 'verified'>,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ user_id: userId, factors: JSON.stringify(factors) })
+    .where('id', '=', sessionId)
+    .execute();
   await db.updateTable('users').set({ last_access_at: now }).where('id', '=', userId).execute();
 }

@@ -1,5 +1,5 @@
 import { requireAuth, type PartialHandlers } from '../../http/operations';
-import { pageParams } from './paging';
+import { pageParams } from '../../shared/paging';
 import { listTenantsOfUser } from './tenants.service';
 
 export const tenantHandlers: PartialHandlers<'listTenants'> = {

@@ -1,28 +1,21 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database';
-import type { PageParams } from './paging';
+import { prepared, type Placeholders } from '../../db/prepared';
+import { pageAndTotal } from '../../shared/paging';
 
-/** The tenants a user is a member of, by name (ties by id). */
-export async function selectTenantsOfUser(db: Db, userId: number, page: PageParams) {
-  return db
-    .selectFrom('tenants as t')
-    .innerJoin('memberships as m', 'm.tenant_id', 't.id')
-    .select(['t.id', 't.name', 't.logo_url', 't.website_url', 't.may_any_user_activate_im_ok'])
-    .where('m.user_id', '=', userId)
-    .where('m.active', '=', true)
-    .orderBy(sql`lower(t.name)`)
-    .orderBy('t.id')
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-}
-
-export async function countTenantsOfUser(db: Db, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('memberships')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('user_id', '=', userId)
-    .where('active', '=', true)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+/** A page of the tenants a user is a member of, by name (ties by id), each row with the total. */
+export const selectTenantsOfUser = prepared((db, p: Placeholders<{ userId: number; limit: number; offset: number }>) =>
+  pageAndTotal(
+    db,
+    db.selectFrom('memberships').where('user_id', '=', p.userId).where('active', '=', sql.lit(true)),
+    db
+      .selectFrom('tenants as t')
+      .innerJoin('memberships as m', 'm.tenant_id', 't.id')
+      .select(['t.id', 't.name', 't.logo_url', 't.website_url', 't.may_any_user_activate_im_ok'])
+      .where('m.user_id', '=', p.userId)
+      .where('m.active', '=', sql.lit(true))
+      .orderBy(sql`lower(t.name)`)
+      .orderBy('t.id')
+      .limit(p.limit)
+      .offset(p.offset),
+  ),
+);

@@ -7,7 +7,16 @@ type Area = keyof UserPermissions;
 export const permissionAreas: { [A in Area]: Exclude<keyof UserPermissions[A], 'displayOrder'>[] } = {
   alarms: ['mayActivate', 'mayDeactivate'],
   broadcast: ['maySend'],
-  checklists: ['mayUse', 'mayCreateTemplate', 'mayAddTask', 'mayEditAccess', 'mayRename', 'mayActivate', 'mayDeactivate', 'mayReactivate'],
+  checklists: [
+    'mayUse',
+    'mayCreateTemplate',
+    'mayAddTask',
+    'mayEditAccess',
+    'mayRename',
+    'mayActivate',
+    'mayDeactivate',
+    'mayReactivate',
+  ],
   cec: ['maySend'],
   documents: ['mayRead', 'mayAdd', 'mayManageOffline', 'mayEditAccess', 'mayRename', 'mayDelete'],
   groups: ['mayInteractWithOwn', 'mayInteractWithAll'],
@@ -40,3 +49,15 @@ export function buildPermissions(value: boolean, grants: string[] = [], denials:
   });
   return result as unknown as UserPermissions;
 }
+
+/** What an ordinary member may do until an administrator grants more (members a directory or an operator adds). */
+export const memberPermissions = (): UserPermissions =>
+  buildPermissions(false, [
+    'groups.mayInteractWithOwn',
+    'alarms.mayActivate',
+    'alarms.mayDeactivate',
+    'documents.mayRead',
+    'news.mayRead',
+    'meetingRoom.mayJoin',
+    'checklists.mayUse',
+  ]);

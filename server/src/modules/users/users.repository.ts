@@ -1,15 +1,20 @@
 import type { Db } from '../../db/database';
-import { userColumns, type UserRow } from './user-view';
+import { prepared, type Placeholders } from '../../db/prepared';
+import { userColumns, type UserRow } from '../../shared/user-view';
 
-/** A user who is a member of the tenant, or undefined. */
-export async function findTenantUser(db: Db, tenantId: number, userId: number): Promise<UserRow | undefined> {
-  return db
+const tenantUser = prepared((db, p: Placeholders<{ tenantId: number; userId: number }>) =>
+  db
     .selectFrom('users as u')
     .innerJoin('memberships as m', 'm.user_id', 'u.id')
     .select(userColumns.map((c) => `u.${c}` as const))
-    .where('m.tenant_id', '=', tenantId)
-    .where('u.id', '=', userId)
-    .executeTakeFirst();
+    .where('m.tenant_id', '=', p.tenantId)
+    .where('u.id', '=', p.userId),
+);
+
+/** A user who is a member of the tenant, or undefined. */
+export async function findTenantUser(db: Db, tenantId: number, userId: number): Promise<UserRow | undefined> {
+  const [row] = await tenantUser(db, { tenantId, userId });
+  return row;
 }
 
 export interface ProfileChanges {
@@ -18,11 +23,20 @@ export interface ProfileChanges {
 }
 
 export async function updateUserProfile(db: Db, userId: number, changes: ProfileChanges, now: Date): Promise<void> {
-  await db.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
 }
 
+const userSettings = prepared((db, p: Placeholders<{ userId: number }>) =>
+  db.selectFrom('user_settings').selectAll().where('user_id', '=', p.userId),
+);
+
 export async function findUserSettings(db: Db, userId: number) {
-  return db.selectFrom('user_settings').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  const [row] = await userSettings(db, { userId });
+  return row;
 }
 
 export interface SettingsValues {

@@ -2,12 +2,18 @@
 // follows group visibility (or the tenant administrator role). Settings and permissions stay private.
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
-import type { AuthContext } from '../../http/auth';
+import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
-import { sharesVisibleGroup, viewerOf } from '../groups/group-visibility';
+import { sharesVisibleGroup, viewerOf } from '../groups';
 import { buildPermissions, permissionAreas, type UserPermissions } from './permission-flags';
-import { toUser, type User, type UserRow } from './user-view';
-import { findTenantUser, findUserSettings, updateUserProfile, upsertUserSettings, type ProfileChanges } from './users.repository';
+import { toUser, type User, type UserRow } from '../../shared/user-view';
+import {
+  findTenantUser,
+  findUserSettings,
+  updateUserProfile,
+  upsertUserSettings,
+  type ProfileChanges,
+} from './users.repository';
 
 type UserSettings = components['schemas']['UserSettings'];
 type UpdateUserRequest = components['schemas']['UpdateUserRequest'];
@@ -32,22 +38,39 @@ async function ownUser(services: Services, auth: AuthContext, tenantId: number, 
   return user;
 }
 
-export async function getUserProfile(services: Services, auth: AuthContext, tenantId: number, userId: number): Promise<User> {
+export async function getUserProfile(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  userId: number,
+): Promise<User> {
   return toUser(await visibleUser(services, auth, tenantId, userId), services.config.publicBaseUrl);
 }
 
-export async function updateOwnProfile(services: Services, auth: AuthContext, tenantId: number, userId: number, body: UpdateUserRequest): Promise<User> {
+export async function updateOwnProfile(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  userId: number,
+  body: UpdateUserRequest,
+): Promise<User> {
   await ownUser(services, auth, tenantId, userId);
   const changes: ProfileChanges = {};
   if (body.phoneNumbers) changes.phone_secondary = body.phoneNumbers.secondary;
-  if (body.unavailableUntil !== undefined) changes.unavailable_until = body.unavailableUntil === null ? null : new Date(body.unavailableUntil);
+  if (body.unavailableUntil !== undefined)
+    changes.unavailable_until = body.unavailableUntil === null ? null : new Date(body.unavailableUntil);
   await updateUserProfile(services.db, userId, changes, services.now());
   const updated = await findTenantUser(services.db, tenantId, userId);
   if (!updated) throw notFound();
   return toUser(updated, services.config.publicBaseUrl);
 }
 
-const defaultSettings = { receive_emails: true, notify_checklists: true, notify_documents: true, preferred_language: null as string | null };
+const defaultSettings = {
+  receive_emails: true,
+  notify_checklists: true,
+  notify_documents: true,
+  preferred_language: null as string | null,
+};
 
 const toSettings = (row: typeof defaultSettings): UserSettings => ({
   receiveEmails: row.receive_emails,
@@ -55,12 +78,23 @@ const toSettings = (row: typeof defaultSettings): UserSettings => ({
   preferredLanguage: row.preferred_language as UserSettings['preferredLanguage'],
 });
 
-export async function getOwnSettings(services: Services, auth: AuthContext, tenantId: number, userId: number): Promise<UserSettings> {
+export async function getOwnSettings(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  userId: number,
+): Promise<UserSettings> {
   await ownUser(services, auth, tenantId, userId);
   return toSettings((await findUserSettings(services.db, userId)) ?? defaultSettings);
 }
 
-export async function updateOwnSettings(services: Services, auth: AuthContext, tenantId: number, userId: number, body: UpdateUserSettingsRequest): Promise<UserSettings> {
+export async function updateOwnSettings(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  userId: number,
+  body: UpdateUserSettingsRequest,
+): Promise<UserSettings> {
   await ownUser(services, auth, tenantId, userId);
   const current = (await findUserSettings(services.db, userId)) ?? defaultSettings;
   const next = {
@@ -79,12 +113,18 @@ function completePermissions(stored: Record<string, Record<string, boolean | num
   for (const [area, flags] of Object.entries(permissionAreas)) {
     const given = stored[area] ?? {};
     for (const flag of flags as string[]) result[area][flag] = given[flag] === true;
-    if ('displayOrder' in given) result[area].displayOrder = typeof given.displayOrder === 'number' ? given.displayOrder : null;
+    if ('displayOrder' in given)
+      result[area].displayOrder = typeof given.displayOrder === 'number' ? given.displayOrder : null;
   }
   return result as unknown as UserPermissions;
 }
 
-export async function getOwnPermissions(services: Services, auth: AuthContext, tenantId: number, userId: number): Promise<UserPermissions> {
+export async function getOwnPermissions(
+  services: Services,
+  auth: AuthContext,
+  tenantId: number,
+  userId: number,
+): Promise<UserPermissions> {
   await ownUser(services, auth, tenantId, userId);
   // The dispatcher loaded the caller's permissions in this tenant, and the caller is the user.
   return completePermissions(auth.permissions ?? {});

@@ -9,22 +9,38 @@ const maxSafe = Number.MAX_SAFE_INTEGER;
 const patterns: Record<string, () => fc.Arbitrary<string>> = {
   '^(?=.*[a-z])(?=.*[A-Z])(?=.*[0-9])(?=.*[^A-Za-z0-9]).*$': () =>
     fc
-      .tuple(fc.string({ minLength: 6, maxLength: 40 }), fc.constantFrom('a', 'q', 'z'), fc.constantFrom('A', 'Q', 'Z'), fc.constantFrom('0', '5', '9'), fc.constantFrom('!', '-', 'ä', '€', ' '))
+      .tuple(
+        fc.string({ minLength: 6, maxLength: 40 }),
+        fc.constantFrom('a', 'q', 'z'),
+        fc.constantFrom('A', 'Q', 'Z'),
+        fc.constantFrom('0', '5', '9'),
+        fc.constantFrom('!', '-', 'ä', '€', ' '),
+      )
       .map(([rest, a, b, c, d]) => `${a}${rest}${b}${c}${d}`),
   '^\\+[0-9]+$': () => fc.stringMatching(/^\+[0-9]{6,15}$/),
-  '\\S': () => fc.tuple(fc.string({ maxLength: 60, unit: 'binary' }), fc.constantFrom('x', 'ö', '文', '😀')).map(([s, c]) => `${s}${c}`),
+  '\\S': () =>
+    fc
+      .tuple(fc.string({ maxLength: 60, unit: 'binary' }), fc.constantFrom('x', 'ö', '文', '😀'))
+      .map(([s, c]) => `${s}${c}`),
   '^[\\x21-\\x7E]+$': () => fc.stringMatching(/^[\x21-\x7E]{1,80}$/),
 };
 
 function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
   const minLength = schema.minLength ?? 0;
   const maxLength = Math.min(schema.maxLength ?? 200, Math.max(minLength, 200));
-  const fit = (a: fc.Arbitrary<string>) => a.filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity));
+  const fit = (a: fc.Arbitrary<string>) =>
+    a.filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity));
   switch (schema.format) {
     case 'email':
-      return fit(fc.tuple(fc.stringMatching(/^[a-z0-9._%+-]{1,20}$/), fc.domain()).map(([local, domain]) => `${local.replace(/^\.|\.$/g, 'a').replace(/\.\.+/g, '.')}@${domain}`));
+      return fit(
+        fc
+          .tuple(fc.stringMatching(/^[a-z0-9._%+-]{1,20}$/), fc.domain())
+          .map(([local, domain]) => `${local.replace(/^\.|\.$/g, 'a').replace(/\.\.+/g, '.')}@${domain}`),
+      );
     case 'date-time':
-      return fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+      return fc
+        .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString());
     case 'uuid':
       return fc.uuid();
     case 'uri':
@@ -37,17 +53,47 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
     if (known) return fit(known());
     // One character class repeated (`^[A-Za-z0-9_-]+$`): its characters at the schema's lengths, so no filter spins.
     const repeated = /^\^(\[[^\]]+\])[+*]\$$/.exec(schema.pattern);
-    if (repeated) return fc.string({ unit: fc.stringMatching(new RegExp(`^${repeated[1]}$`)), minLength: Math.max(minLength, 1), maxLength: Math.max(minLength, Math.min(maxLength, 100)) });
+    if (repeated)
+      return fc.string({
+        unit: fc.stringMatching(new RegExp(`^${repeated[1]}$`)),
+        minLength: Math.max(minLength, 1),
+        maxLength: Math.max(minLength, Math.min(maxLength, 100)),
+      });
     return fit(fc.stringMatching(new RegExp(schema.pattern)));
   }
-  return fc.string({ minLength, maxLength, unit: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...'abcXYZ019 -_.@') }, { weight: 1, arbitrary: fc.constantFrom('\u0000', '\u202e', '\u200b', 'é', '文', '😀', "'", '"', '\\', '%', '\n') }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }) }) }).filter((s) => s.length >= minLength);
+  return fc
+    .string({
+      minLength,
+      maxLength,
+      unit: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...'abcXYZ019 -_.@') },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom('\u0000', '\u202e', '\u200b', 'é', '文', '😀', "'", '"', '\\', '%', '\n'),
+        },
+        { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }) },
+      ),
+    })
+    .filter((s) => s.length >= minLength);
 }
 
 function integerArbitrary(schema: Schema): fc.Arbitrary<number> {
-  const min = Math.max(schema.minimum ?? -maxSafe, schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -maxSafe, -maxSafe);
-  const max = Math.min(schema.maximum ?? maxSafe, schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : maxSafe, maxSafe);
+  const min = Math.max(
+    schema.minimum ?? -maxSafe,
+    schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -maxSafe,
+    -maxSafe,
+  );
+  const max = Math.min(
+    schema.maximum ?? maxSafe,
+    schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : maxSafe,
+    maxSafe,
+  );
   const edges = [min, max, Math.min(max, Math.max(min, 0)), Math.min(max, Math.max(min, 1))];
-  return fc.oneof(fc.constantFrom(...edges), fc.integer({ min, max }), fc.integer({ min: Math.max(min, -1000), max: Math.min(max, 1000) }));
+  return fc.oneof(
+    fc.constantFrom(...edges),
+    fc.integer({ min, max }),
+    fc.integer({ min: Math.max(min, -1000), max: Math.min(max, 1000) }),
+  );
 }
 
 function numberArbitrary(schema: Schema): fc.Arbitrary<number> {
@@ -59,13 +105,15 @@ function numberArbitrary(schema: Schema): fc.Arbitrary<number> {
 /** An arbitrary of values `schema` accepts (readOnly properties left out: they are answers, not requests). */
 export function arbitraryFor(input: Schema, depth = 0): fc.Arbitrary<unknown> {
   const schema = deref(input);
-  if (!schema || Object.keys(schema).length === 0 || depth > 6) return fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null));
+  if (!schema || Object.keys(schema).length === 0 || depth > 6)
+    return fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.boolean(), fc.constant(null));
   if ('const' in schema) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   if (schema.allOf) return arbitraryFor(Object.assign({}, ...schema.allOf.map((s: Schema) => deref(s))), depth);
   if (schema.oneOf) return fc.oneof(...schema.oneOf.map((s: Schema) => arbitraryFor(s, depth + 1)));
   if (schema.anyOf) return fc.oneof(...schema.anyOf.map((s: Schema) => arbitraryFor(s, depth + 1)));
-  if (Array.isArray(schema.type)) return fc.oneof(...schema.type.map((t: string) => arbitraryFor({ ...schema, type: t }, depth)));
+  if (Array.isArray(schema.type))
+    return fc.oneof(...schema.type.map((t: string) => arbitraryFor({ ...schema, type: t }, depth)));
   switch (schema.type) {
     case 'null':
       return fc.constant(null);
@@ -79,14 +127,21 @@ export function arbitraryFor(input: Schema, depth = 0): fc.Arbitrary<unknown> {
       return stringArbitrary(schema);
     case 'array': {
       const items = arbitraryFor(schema.items ?? {}, depth + 1);
-      const constraints = { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, Math.max(schema.minItems ?? 0, 5)) };
-      return schema.uniqueItems ? fc.uniqueArray(items, { ...constraints, selector: (v) => JSON.stringify(v) }) : fc.array(items, constraints);
+      const constraints = {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 5, Math.max(schema.minItems ?? 0, 5)),
+      };
+      return schema.uniqueItems
+        ? fc.uniqueArray(items, { ...constraints, selector: (v) => JSON.stringify(v) })
+        : fc.array(items, constraints);
     }
     case 'object':
     default: {
       const properties = Object.entries<Schema>(schema.properties ?? {}).filter(([, s]) => !deref(s).readOnly);
       const required = (schema.required ?? []) as string[];
-      const record = fc.record(Object.fromEntries(properties.map(([k, s]) => [k, arbitraryFor(s, depth + 1)])), { requiredKeys: properties.map(([k]) => k).filter((k) => required.includes(k)) });
+      const record = fc.record(Object.fromEntries(properties.map(([k, s]) => [k, arbitraryFor(s, depth + 1)])), {
+        requiredKeys: properties.map(([k]) => k).filter((k) => required.includes(k)),
+      });
       return schema.minProperties ? record.filter((o) => Object.keys(o).length >= schema.minProperties) : record;
     }
   }

@@ -64,7 +64,12 @@ export function operations(): Operation[] {
       if (!op) continue;
       const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p: any) => {
         const resolved = deref<any>(p);
-        return { name: resolved.name, in: resolved.in, required: Boolean(resolved.required), schema: deref(resolved.schema) } as Parameter;
+        return {
+          name: resolved.name,
+          in: resolved.in,
+          required: Boolean(resolved.required),
+          schema: deref(resolved.schema),
+        } as Parameter;
       });
       let body: Operation['body'] = null;
       if (op.requestBody) {
@@ -78,7 +83,9 @@ export function operations(): Operation[] {
         const contentType = content ? Object.keys(content)[0] : undefined;
         responses[status] = contentType ? { contentType, schema: deref(content![contentType].schema) } : null;
       }
-      const security = ((op.security ?? doc.security ?? []) as Record<string, unknown>[]).flatMap((s) => Object.keys(s));
+      const security = ((op.security ?? doc.security ?? []) as Record<string, unknown>[]).flatMap((s) =>
+        Object.keys(s),
+      );
       list.push({
         operationId: op.operationId,
         method,

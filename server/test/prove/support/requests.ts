@@ -33,7 +33,12 @@ const clone = <T>(value: T): T => (value === undefined ? value : structuredClone
 export function pathValue(op: Operation, name: string, w: TenantWorld, caller: Caller): string {
   // Delete operations get the tenant's spare things, so the rest of a run still finds the originals.
   if (op.method === 'delete') {
-    const spare: Record<string, string | number> = { apiKeyId: w.spare.apiKeyId, contactId: w.spare.contactId, scimUserId: w.spare.scimUserId, scimGroupId: w.spare.scimGroupId };
+    const spare: Record<string, string | number> = {
+      apiKeyId: w.spare.apiKeyId,
+      contactId: w.spare.contactId,
+      scimUserId: w.spare.scimUserId,
+      scimGroupId: w.spare.scimGroupId,
+    };
     if (name in spare) return encodeURIComponent(String(spare[name]));
     if (name === 'id' && op.path.startsWith('/push-tokens')) return encodeURIComponent(w.spare.pushToken);
   }
@@ -67,7 +72,7 @@ export function validBody(op: Operation, w: TenantWorld): unknown {
     case 'createContact':
       return { ...example, accountId: w.accountId };
     case 'sendCecMessage':
-      return { ...example, externalCommunicationGroupIds: [w.cecGroupId] };
+      return { ...example, externalCommunicationGroupIds: [w.externalGroupId] };
     case 'createPersonalAlarm':
       return {
         ...example,
@@ -80,10 +85,18 @@ export function validBody(op: Operation, w: TenantWorld): unknown {
       return { text: 'A longer visit.', recipientUserIds: [w.member.id] };
     case 'createScimUser':
     case 'replaceScimUser':
-      return { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: `scim-${randomUUID()}@example.test`, active: true };
+      return {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: `scim-${randomUUID()}@example.test`,
+        active: true,
+      };
     case 'createScimGroup':
     case 'replaceScimGroup':
-      return { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `Group ${randomUUID()}`, members: [] };
+      return {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: `Group ${randomUUID()}`,
+        members: [],
+      };
     default:
       if (example === undefined) throw new Error(`no example body for ${op.operationId}`);
       return example;
@@ -108,7 +121,13 @@ export function validRequest(op: Operation, w: TenantWorld, caller: Caller): Req
   const req: Req = { method: op.method, path: `${op.base}${path}`, query, headers };
   if (op.body) {
     req.contentType = op.body.contentType;
-    req.body = op.operationId === 'consumeSamlAssertion' ? { SAMLResponse: Buffer.from('<samlp:Response/>').toString('base64'), RelayState: 'http://localhost:5173/login/sso' } : validBody(op, w);
+    req.body =
+      op.operationId === 'consumeSamlAssertion'
+        ? {
+            SAMLResponse: Buffer.from('<samlp:Response/>').toString('base64'),
+            RelayState: 'http://localhost:5173/login/sso',
+          }
+        : validBody(op, w);
   }
   return req;
 }
@@ -119,9 +138,11 @@ export function send(app: Express, req: Req): request.Test {
   const qs = [search.toString(), req.rawQuery ?? ''].filter(Boolean).join('&');
   let test = (request(app) as any)[req.method](`${req.path}${qs ? `?${qs}` : ''}`) as request.Test;
   for (const [k, v] of Object.entries(req.headers)) test = test.set(k, v);
-  if (req.rawBody !== undefined) return test.set('content-type', req.contentType ?? 'application/json').send(req.rawBody);
+  if (req.rawBody !== undefined)
+    return test.set('content-type', req.contentType ?? 'application/json').send(req.rawBody);
   if (req.body !== undefined) {
-    if (req.contentType === 'application/x-www-form-urlencoded') return test.type('form').send(req.body as Record<string, string>);
+    if (req.contentType === 'application/x-www-form-urlencoded')
+      return test.type('form').send(req.body as Record<string, string>);
     return test.set('content-type', req.contentType ?? 'application/json').send(JSON.stringify(req.body));
   }
   return test;
@@ -134,15 +155,18 @@ export function envelopeProblem(op: Operation, res: request.Response): string | 
   const body = res.body as any;
   if (op.path.startsWith('/scim/')) {
     if (!/application\/scim\+json/.test(type)) return `content-type ${type}`;
-    if (!Array.isArray(body?.schemas) || !body.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error')) return 'no SCIM error schema';
+    if (!Array.isArray(body?.schemas) || !body.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error'))
+      return 'no SCIM error schema';
     if (body.status !== String(res.status)) return `SCIM status ${body.status} for ${res.status}`;
     return null;
   }
   if (!/application\/json/.test(type)) return `content-type ${type}`;
-  if (body?.status !== 'error' || typeof body?.error !== 'object') return `not the error envelope: ${JSON.stringify(body).slice(0, 200)}`;
+  if (body?.status !== 'error' || typeof body?.error !== 'object')
+    return `not the error envelope: ${JSON.stringify(body).slice(0, 200)}`;
   if (body.error.httpStatus !== res.status) return `httpStatus ${body.error.httpStatus} for ${res.status}`;
   if (typeof body.error.code !== 'string' || !/^[A-Z0-9_]+$/.test(body.error.code)) return `code ${body.error.code}`;
-  if (res.status >= 500 && body.error.code === 'INTERNAL_SERVER_ERROR' && JSON.stringify(body).includes(' at ')) return 'a stack trace in the answer';
+  if (res.status >= 500 && body.error.code === 'INTERNAL_SERVER_ERROR' && JSON.stringify(body).includes(' at '))
+    return 'a stack trace in the answer';
   return null;
 }
 

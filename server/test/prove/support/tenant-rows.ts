@@ -13,14 +13,16 @@ export async function tenantRows(services: Services, tenantId: number): Promise<
   const { rows: columns } = await sql<{ table_name: string; column_name: string }>`
     select table_name, column_name from information_schema.columns where table_schema = current_schema()`.execute(db);
   const tables = new Map<string, Set<string>>();
-  for (const c of columns) (tables.get(c.table_name) ?? tables.set(c.table_name, new Set()).get(c.table_name)!).add(c.column_name);
+  for (const c of columns)
+    (tables.get(c.table_name) ?? tables.set(c.table_name, new Set()).get(c.table_name)!).add(c.column_name);
 
   const t = sql.lit(tenantId);
   const users = sql`(select user_id from memberships where tenant_id = ${t})`;
   const ownedBy: Record<string, ReturnType<typeof sql>> = {
     tenant_id: sql`tenant_id = ${t}`,
     user_id: sql`user_id in ${users}`,
-    session_id: sql`session_id in (select id from sessions where user_id in ${users})`,
+    // A single sign-on session opened for the tenant is its own before any user is bound to it.
+    session_id: sql`session_id in (select id from sessions where user_id in ${users} or sso_tenant_id = ${t})`,
   };
   const snapshot: Snapshot = {};
   for (const [table, cols] of tables) {
@@ -28,16 +30,23 @@ export async function tenantRows(services: Services, tenantId: number): Promise<
     let where: ReturnType<typeof sql> | null = null;
     if (table === 'tenants') where = sql`id = ${t}`;
     else if (table === 'users') where = sql`id in ${users}`;
+    else if (table === 'sessions') where = sql`user_id in ${users} or sso_tenant_id = ${t}`;
     else if (table === 'jobs')
       where = sql`(payload->>'alarmId')::bigint in (select id from personal_alarms where tenant_id = ${t}) or (payload->>'messageId')::bigint in (select id from cec_messages where tenant_id = ${t})`;
     else if (cols.has('tenant_id')) where = ownedBy.tenant_id;
     else if (cols.has('user_id')) where = ownedBy.user_id;
     else if (cols.has('session_id')) where = ownedBy.session_id;
-    else if (table.startsWith('cec_message')) where = sql`message_id in (select id from cec_messages where tenant_id = ${t})`;
-    else if (table.startsWith('personal_alarm')) where = sql`alarm_id in (select id from personal_alarms where tenant_id = ${t})`;
+    else if (table.startsWith('cec_message'))
+      where = sql`message_id in (select id from cec_messages where tenant_id = ${t})`;
+    else if (table.startsWith('personal_alarm'))
+      where = sql`alarm_id in (select id from personal_alarms where tenant_id = ${t})`;
     else if (cols.has('group_id')) where = sql`group_id in (select id from groups where tenant_id = ${t})`;
+    // Sign-in sources belong to an identity (the email hash), so to the users with that identity.
+    else if (cols.has('email_hash')) where = sql`email_hash in (select email_hash from users where id in ${users})`;
     if (!where) throw new Error(`tenantRows: no rule for table ${table}: say whose its rows are`);
-    const { rows } = await sql<{ row: string }>`select to_jsonb(x)::text as row from ${sql.table(table)} x where ${where}`.execute(db);
+    const { rows } = await sql<{
+      row: string;
+    }>`select to_jsonb(x)::text as row from ${sql.table(table)} x where ${where}`.execute(db);
     snapshot[table] = rows.map((r) => r.row).sort();
   }
   return snapshot;
@@ -51,7 +60,8 @@ export function differences(before: Snapshot, after: Snapshot): string[] {
     const b = new Set(after[table] ?? []);
     const removed = [...a].filter((r) => !b.has(r));
     const added = [...b].filter((r) => !a.has(r));
-    if (removed.length || added.length) out.push(`${table}: -${JSON.stringify(removed).slice(0, 300)} +${JSON.stringify(added).slice(0, 300)}`);
+    if (removed.length || added.length)
+      out.push(`${table}: -${JSON.stringify(removed).slice(0, 300)} +${JSON.stringify(added).slice(0, 300)}`);
   }
   return out;
 }

@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { Services } from '../../../src/services';
 import { issueTokens } from '../../../src/modules/sessions/tokens';
-import { insertCecGroup, insertSenderSettings, insertTemplate } from '../../crisis/crisis-fixtures';
-import { addMember, insertAccount, insertGroup, makeTenantAdmin } from '../../organisation/organisation-fixtures';
+import { insertExternalGroup, insertSenderSettings, insertTemplate } from '../../support/crisis-fixtures';
+import { addMember, insertAccount, insertGroup, makeTenantAdmin } from '../../support/organisation-fixtures';
 import type { TestContext } from '../../support/context';
 import type { Caller } from './requests';
 import { insertTenant, insertUser, signIn, v1 } from '../../support/fixtures';
@@ -20,8 +20,8 @@ export interface TenantWorld {
   groupId: number;
   meetingRoomId: number;
   contactId: number;
-  cecGroupId: number;
-  cecContactId: number;
+  externalGroupId: number;
+  externalContactId: number;
   templateId: number;
   messageId: number;
   alarmId: number;
@@ -39,7 +39,8 @@ export interface World {
 }
 
 async function ok(res: request.Response, expected: number, what: string) {
-  if (res.status !== expected) throw new Error(`${what} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`);
+  if (res.status !== expected)
+    throw new Error(`${what} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 500)}`);
   return res.body;
 }
 
@@ -48,11 +49,22 @@ async function buildTenant(ctx: TestContext, label: string): Promise<TenantWorld
   const marker = `${label}-marker-${randomBytes(4).toString('hex')}`;
   const tenantId = await insertTenant(services, `${marker} tenant`);
   const accountId = await insertAccount(services, tenantId, `${marker} account`);
-  const admin = await insertUser(services, { name: `${marker} admin`, email: `admin-${marker}@example.test`, tenants: [tenantId], phone: '+46700000100' });
+  const admin = await insertUser(services, {
+    name: `${marker} admin`,
+    email: `admin-${marker}@example.test`,
+    tenants: [tenantId],
+    phone: '+46700000100',
+  });
   await makeTenantAdmin(services, tenantId, admin.id);
-  const member = await insertUser(services, { name: `${marker} member`, email: `member-${marker}@example.test`, tenants: [tenantId], phone: '+46700000101' });
+  const member = await insertUser(services, {
+    name: `${marker} member`,
+    email: `member-${marker}@example.test`,
+    tenants: [tenantId],
+    phone: '+46700000101',
+  });
   const { accessToken } = await signIn(services, admin.id);
-  const as = (r: request.Test) => r.set(v1).set('authorization', `Bearer ${accessToken}`).set('cosafe-tenant-id', String(tenantId));
+  const as = (r: request.Test) =>
+    r.set(v1).set('authorization', `Bearer ${accessToken}`).set('cosafe-tenant-id', String(tenantId));
 
   const groupId = await insertGroup(services, { tenantId, accountId }, `${marker} group`);
   await addMember(services, groupId, admin.id, tenantId, true);
@@ -64,17 +76,26 @@ async function buildTenant(ctx: TestContext, label: string): Promise<TenantWorld
     .executeTakeFirstOrThrow();
 
   await insertSenderSettings(services, tenantId, `${marker} sender`, 'Sender');
-  const cecGroup = await insertCecGroup(services, tenantId, `${marker} cec group`, [{ name: `${marker} contact`, email: `contact-${marker}@example.test`, phone: '+46700000102' }]);
+  const externalGroup = await insertExternalGroup(services, tenantId, `${marker} cec group`, [
+    { name: `${marker} contact`, email: `contact-${marker}@example.test`, phone: '+46700000102' },
+  ]);
   const templateId = await insertTemplate(services, tenantId, `${marker} template`, `${marker} template text`);
 
   const contact = await ok(
-    await as(request(app).post('/core/v1/contacts')).send({ accountId, name: `${marker} support`, title: 'Support', email: `support-${marker}@example.test`, phoneNumber: '+46700000103', type: 'UserSupport' }),
+    await as(request(app).post('/core/v1/contacts')).send({
+      accountId,
+      name: `${marker} support`,
+      title: 'Support',
+      email: `support-${marker}@example.test`,
+      phoneNumber: '+46700000103',
+      type: 'UserSupport',
+    }),
     201,
     'createContact',
   );
   const message = await ok(
     await as(request(app).post('/core/v1/external-communications/messages')).send({
-      externalCommunicationGroupIds: [cecGroup.id],
+      externalCommunicationGroupIds: [externalGroup.id],
       text: `${marker} message`,
       channel: { isEmail: true, isSms: true },
       includeConfirmationLink: true,
@@ -97,7 +118,11 @@ async function buildTenant(ctx: TestContext, label: string): Promise<TenantWorld
     201,
     'createPersonalAlarm',
   );
-  const apiKey = await ok(await as(request(app).post('/core/v1/api-keys')).send({ name: `${marker} key` }), 201, 'createApiKey');
+  const apiKey = await ok(
+    await as(request(app).post('/core/v1/api-keys')).send({ name: `${marker} key` }),
+    201,
+    'createApiKey',
+  );
   await ok(
     await as(request(app).put('/core/v1/integrations/oidc')).send({
       clientId: `${marker}-client`,
@@ -110,30 +135,65 @@ async function buildTenant(ctx: TestContext, label: string): Promise<TenantWorld
     200,
     'putOidcSettings',
   );
-  const scim = (r: request.Test) => r.set('authorization', `Bearer ${apiKey.key}`).set('content-type', 'application/scim+json');
+  const scim = (r: request.Test) =>
+    r.set('authorization', `Bearer ${apiKey.key}`).set('content-type', 'application/scim+json');
   const scimUser = await ok(
-    await scim(request(app).post('/core/v1/scim/v2/Users')).send({ userName: `scim-${marker}@example.test`, displayName: `${marker} scim user`, externalId: `${marker}-ext` }),
+    await scim(request(app).post('/core/v1/scim/v2/Users')).send({
+      userName: `scim-${marker}@example.test`,
+      displayName: `${marker} scim user`,
+      externalId: `${marker}-ext`,
+    }),
     201,
     'createScimUser',
   );
   const scimGroup = await ok(
-    await scim(request(app).post('/core/v1/scim/v2/Groups')).send({ displayName: `${marker} scim group`, members: [{ value: scimUser.id }] }),
+    await scim(request(app).post('/core/v1/scim/v2/Groups')).send({
+      displayName: `${marker} scim group`,
+      members: [{ value: scimUser.id }],
+    }),
     201,
     'createScimGroup',
   );
   const pushToken = `push-${marker}`;
   const sparePushToken = `spare-push-${marker}`;
   for (const token of [pushToken, sparePushToken]) {
-    await ok(await request(app).put(`/core/v1/push-tokens/${token}`).set(v1).set('authorization', `Bearer ${accessToken}`).send({ type: 'android', appVersion: '1.0.0' }), 200, 'putPushToken');
+    await ok(
+      await request(app)
+        .put(`/core/v1/push-tokens/${token}`)
+        .set(v1)
+        .set('authorization', `Bearer ${accessToken}`)
+        .send({ type: 'android', appVersion: '1.0.0' }),
+      200,
+      'putPushToken',
+    );
   }
-  const spareKey = await ok(await as(request(app).post('/core/v1/api-keys')).send({ name: `${marker} spare key` }), 201, 'createApiKey');
+  const spareKey = await ok(
+    await as(request(app).post('/core/v1/api-keys')).send({ name: `${marker} spare key` }),
+    201,
+    'createApiKey',
+  );
   const spareContact = await ok(
-    await as(request(app).post('/core/v1/contacts')).send({ accountId, name: `${marker} spare`, title: '', email: `spare-${marker}@example.test`, phoneNumber: '+46700000104', type: 'DataProtectionOfficer' }),
+    await as(request(app).post('/core/v1/contacts')).send({
+      accountId,
+      name: `${marker} spare`,
+      title: '',
+      email: `spare-${marker}@example.test`,
+      phoneNumber: '+46700000104',
+      type: 'DataProtectionOfficer',
+    }),
     201,
     'createContact',
   );
-  const spareScimUser = await ok(await scim(request(app).post('/core/v1/scim/v2/Users')).send({ userName: `spare-${marker}@example.test` }), 201, 'createScimUser');
-  const spareScimGroup = await ok(await scim(request(app).post('/core/v1/scim/v2/Groups')).send({ displayName: `${marker} spare group` }), 201, 'createScimGroup');
+  const spareScimUser = await ok(
+    await scim(request(app).post('/core/v1/scim/v2/Users')).send({ userName: `spare-${marker}@example.test` }),
+    201,
+    'createScimUser',
+  );
+  const spareScimGroup = await ok(
+    await scim(request(app).post('/core/v1/scim/v2/Groups')).send({ displayName: `${marker} spare group` }),
+    201,
+    'createScimGroup',
+  );
 
   return {
     marker,
@@ -144,8 +204,8 @@ async function buildTenant(ctx: TestContext, label: string): Promise<TenantWorld
     groupId,
     meetingRoomId,
     contactId: contact.id,
-    cecGroupId: cecGroup.id,
-    cecContactId: cecGroup.contactIds[0],
+    externalGroupId: externalGroup.id,
+    externalContactId: externalGroup.contactIds[0],
     templateId,
     messageId: message.id,
     alarmId: alarm.id,
@@ -153,7 +213,13 @@ async function buildTenant(ctx: TestContext, label: string): Promise<TenantWorld
     scimUserId: scimUser.id,
     scimGroupId: scimGroup.id,
     pushToken,
-    spare: { apiKeyId: spareKey.apiKeyId, contactId: spareContact.id, scimUserId: spareScimUser.id, scimGroupId: spareScimGroup.id, pushToken: sparePushToken },
+    spare: {
+      apiKeyId: spareKey.apiKeyId,
+      contactId: spareContact.id,
+      scimUserId: spareScimUser.id,
+      scimGroupId: spareScimGroup.id,
+      pushToken: sparePushToken,
+    },
   };
 }
 

@@ -1,0 +1,73 @@
+import type { Catalog } from './en';
+
+export const es: Catalog = {
+  email: {
+    linkFallback: 'Si el botón no funciona, copia este enlace en tu navegador:',
+    automatic: 'Este mensaje se ha enviado automáticamente. Las respuestas no se leen.',
+  },
+  otp: {
+    emailSubject: 'Tu código de verificación: {{code}}',
+    emailCode: 'Tu código de verificación es {{code}}.',
+    emailValidity:
+      'Es válido durante {{minutes}} minutos. Si no has intentado iniciar sesión, puedes ignorar este mensaje.',
+    // "ó" makes the SMS Unicode (70 characters a segment): short enough for one segment with the code line.
+    sms: 'Código: {{code}}. Caduca en {{minutes}} minutos.',
+  },
+  passwordReset: {
+    subject: 'Restablece tu contraseña',
+    intro:
+      'Alguien ha pedido restablecer la contraseña de tu cuenta {{email}}. Para elegir una contraseña nueva, abre este enlace en los próximos {{minutes}} minutos:',
+    action: 'Elegir una contraseña nueva',
+    ignore: 'Si no has sido tú, ignora este mensaje; tu contraseña no cambiará.',
+  },
+  invitation: {
+    subject: 'Tu cuenta en {{organisation}}',
+    intro:
+      '{{organisation}} ha creado una cuenta para ti. Inicias sesión con {{email}}. Abre este enlace en los próximos {{days}} días para elegir tu contraseña:',
+    action: 'Elegir tu contraseña',
+    expired: 'Si el enlace ha caducado, pide a tu administrador que te envíe una invitación nueva.',
+  },
+  personalAlarm: {
+    subject: 'Alarma personal: {{owner}}',
+    text: 'Alarma personal de {{owner}}: {{text}}',
+    location: 'Última ubicación conocida: {{coordinates}} {{mapUrl}}',
+    ranOut: 'El temporizador terminó el {{time}}.',
+    warningSubject: 'Tu alarma personal se activará pronto',
+    warning: 'Tu alarma personal se activará {{inTime}} si no la detienes o la prolongas: {{text}}',
+  },
+  personalAlarmChanged: {
+    subject: '{{actor}} ha cambiado tu alarma personal',
+    intro: '{{actor}} ha cambiado tu alarma personal "{{text}}".',
+    stopped: 'El temporizador se ha detenido: no se enviará ninguna alarma.',
+    started: 'El temporizador se ha iniciado: la alarma se activará el {{time}} si no se detiene.',
+    moved: 'La alarma se activará ahora el {{time}} (antes, el {{previous}}).',
+    newText: 'El texto ahora es: {{text}}',
+    warningOn: 'El aviso un minuto antes está ahora activado.',
+    warningOff: 'El aviso un minuto antes está ahora desactivado.',
+    location: 'Se ha cambiado la ubicación.',
+    recipients: 'Se han cambiado las personas que reciben la alarma.',
+    contact: 'Si no esperabas este cambio, ponte en contacto con {{actor}} o con tu administrador.',
+    contactAdministrator: 'Si no esperabas este cambio, ponte en contacto con tu administrador.',
+    someone: 'Alguien',
+  },
+  externalMessage: {
+    emailSubject: 'Mensaje de {{sender}}',
+    confirmEmail: 'Confirma que has leído este mensaje: {{url}}',
+    confirmPrompt: 'Confirma que has leído este mensaje.',
+    confirmAction: 'Confirmar',
+    confirmSms: 'Confirmar: {{url}}',
+    voiceIntro: 'Mensaje de {{sender}}.',
+  },
+  confirmationPage: {
+    invalidTitle: 'Enlace no válido',
+    invalidHeading: 'Este enlace no es válido',
+    invalidText: 'Comprueba que has abierto el enlace completo del mensaje.',
+    notAllowedTitle: 'No permitido',
+    messageFrom: 'Mensaje de {{sender}}:',
+    confirmTitle: 'Confirma que has leído el mensaje',
+    confirmButton: 'He leído este mensaje',
+    doneTitle: 'Confirmado',
+    doneHeading: 'Gracias',
+    doneText: 'Has confirmado que has leído este mensaje.',
+  },
+};

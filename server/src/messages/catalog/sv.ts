@@ -1,0 +1,72 @@
+import type { Catalog } from './en';
+
+export const sv: Catalog = {
+  email: {
+    linkFallback: 'Om knappen inte fungerar, kopiera den här länken till din webbläsare:',
+    automatic: 'Det här meddelandet skickades automatiskt. Svar läses inte.',
+  },
+  otp: {
+    emailSubject: 'Din verifieringskod: {{code}}',
+    emailCode: 'Din verifieringskod är {{code}}.',
+    emailValidity:
+      'Den gäller i {{minutes}} minuter. Om du inte försökte logga in kan du bortse från det här meddelandet.',
+    sms: 'Din verifieringskod är {{code}}. Giltig i {{minutes}} minuter.',
+  },
+  passwordReset: {
+    subject: 'Återställ ditt lösenord',
+    intro:
+      'Någon har bett om att få återställa lösenordet till ditt konto {{email}}. Öppna den här länken inom {{minutes}} minuter för att välja ett nytt lösenord:',
+    action: 'Välj ett nytt lösenord',
+    ignore: 'Om det inte var du kan du bortse från det här meddelandet. Ditt lösenord förblir detsamma.',
+  },
+  invitation: {
+    subject: 'Ditt konto hos {{organisation}}',
+    intro:
+      '{{organisation}} har skapat ett konto åt dig. Du loggar in med {{email}}. Öppna den här länken inom {{days}} dagar för att välja ditt lösenord:',
+    action: 'Välj ditt lösenord',
+    expired: 'Om länken har gått ut, be din administratör att skicka en ny inbjudan.',
+  },
+  personalAlarm: {
+    subject: 'Personlarm: {{owner}}',
+    text: 'Personlarm från {{owner}}: {{text}}',
+    location: 'Senast kända position: {{coordinates}} {{mapUrl}}',
+    ranOut: 'Timern gick ut {{time}}.',
+    warningSubject: 'Ditt personlarm går snart',
+    warning: 'Ditt personlarm går {{inTime}} om du inte stoppar eller förlänger det: {{text}}',
+  },
+  personalAlarmChanged: {
+    subject: 'Ditt personlarm har ändrats av {{actor}}',
+    intro: '{{actor}} har ändrat ditt personlarm "{{text}}".',
+    stopped: 'Timern har stoppats: inget larm kommer att skickas.',
+    started: 'Timern har startats: larmet går {{time}} om det inte stoppas.',
+    moved: 'Larmet går nu {{time}} (tidigare {{previous}}).',
+    newText: 'Texten är nu: {{text}}',
+    warningOn: 'Varningen en minut innan är nu på.',
+    warningOff: 'Varningen en minut innan är nu av.',
+    location: 'Positionen har ändrats.',
+    recipients: 'Vilka som får larmet har ändrats.',
+    contact: 'Om du inte väntade dig det här, kontakta {{actor}} eller din administratör.',
+    contactAdministrator: 'Om du inte väntade dig det här, kontakta din administratör.',
+    someone: 'Någon',
+  },
+  externalMessage: {
+    emailSubject: 'Meddelande från {{sender}}',
+    confirmEmail: 'Bekräfta att du har läst det här meddelandet: {{url}}',
+    confirmPrompt: 'Bekräfta att du har läst det här meddelandet.',
+    confirmAction: 'Bekräfta',
+    confirmSms: 'Bekräfta: {{url}}',
+    voiceIntro: 'Meddelande från {{sender}}.',
+  },
+  confirmationPage: {
+    invalidTitle: 'Ogiltig länk',
+    invalidHeading: 'Den här länken är inte giltig',
+    invalidText: 'Kontrollera att du öppnade hela länken i meddelandet.',
+    notAllowedTitle: 'Inte tillåtet',
+    messageFrom: 'Meddelande från {{sender}}:',
+    confirmTitle: 'Bekräfta att du har läst meddelandet',
+    confirmButton: 'Jag har läst meddelandet',
+    doneTitle: 'Bekräftat',
+    doneHeading: 'Tack',
+    doneText: 'Du har bekräftat att du har läst det här meddelandet.',
+  },
+};

@@ -1,0 +1,2 @@
+// Contacts: the module's public face.
+export { contactHandlers } from './contacts.handlers';

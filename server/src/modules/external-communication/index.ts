@@ -1,0 +1,6 @@
+// External communication (messages to external groups by email, SMS and voice): the module's public face.
+export { externalCommunicationHandlers } from './external-communication.handlers';
+export { confirmationRouter } from './confirmation-page';
+export { externalMessageDeliverJob } from './external-communication.service';
+export { deliverExternalMessage } from './external-communication.delivery';
+export { findSenderSettings, upsertSenderSettings } from './external-communication.repository';

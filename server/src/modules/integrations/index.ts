@@ -1,0 +1,3 @@
+// Integrations (a tenant's single sign-on settings): the module's public face.
+export { integrationsHandlers } from './integrations.handlers';
+export { endpointIssues, loadOidcClient, saveOidcSettings } from './integrations.service';

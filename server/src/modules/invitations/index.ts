@@ -1,0 +1,11 @@
+// Invitations: the module's public face.
+export { inviteUser, type InviteInput, type InviteOutcome } from './invite-user';
+export { setLanguageIfUnset } from './invitations.repository';
+export {
+  invitationJob,
+  revokePasswordLinks,
+  scheduleInvitation,
+  sendInvitation,
+  whyNoInvitation,
+  type NoInvitation,
+} from './invitations.service';

@@ -1,0 +1,75 @@
+// An operator invites someone to a tenant: a new account (no password) or an existing one, a membership there,
+// and an invitation when the person needs one. Inviting again replaces the link sent before.
+import { ApiError } from '../../errors';
+import type { Language } from '../../messages/languages';
+import { emailHash } from '../../security/hashing';
+import type { Services } from '../../services';
+import { memberPermissions } from '../users';
+import { setLanguageIfUnset } from './invitations.repository';
+import { scheduleInvitation, type NoInvitation } from './invitations.service';
+
+export interface InviteInput {
+  tenantId: number;
+  email: string;
+  name: string;
+  title?: string;
+  phone?: string;
+  language?: Language;
+  admin?: boolean;
+}
+
+export interface InviteOutcome {
+  userId: number;
+  /** A new account was made (else an existing one was added or invited again). */
+  created: boolean;
+  /** The invitation job's dedupe key, or why the person needs none. */
+  invitation: { job: string } | { none: NoInvitation };
+}
+
+export async function inviteUser(services: Services, input: InviteInput): Promise<InviteOutcome> {
+  const outcome = await services.db.transaction().execute(async (trx) => {
+    const tenant = await trx
+      .selectFrom('tenants')
+      .select('id')
+      .where('id', '=', input.tenantId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!tenant) throw new ApiError('NOT_FOUND', { message: `There is no tenant ${input.tenantId}` });
+    const hash = emailHash(input.email);
+    const existing = await trx.selectFrom('users').select('id').where('email_hash', '=', hash).executeTakeFirst();
+    const userId =
+      existing?.id ??
+      (
+        await trx
+          .insertInto('users')
+          .values({
+            name: input.name,
+            title: input.title ?? null,
+            email: input.email,
+            email_hash: hash,
+            password_hash: null,
+            phone_primary: input.phone ?? null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    await trx
+      .insertInto('memberships')
+      .values({
+        tenant_id: input.tenantId,
+        user_id: userId,
+        permissions: JSON.stringify(memberPermissions()),
+        is_admin: input.admin ?? false,
+      })
+      .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).doNothing())
+      .execute();
+    if (input.language) await setLanguageIfUnset(trx, userId, input.language);
+    return {
+      userId,
+      created: !existing,
+      invitation: await scheduleInvitation(services, trx, { userId, tenantId: input.tenantId }),
+    };
+  });
+  services.jobs.wake();
+  return outcome;
+}

@@ -1,0 +1,5 @@
+// Personal alarms (lone-worker timers): the module's public face.
+export { personalAlarmsHandlers } from './personal-alarms.handlers';
+export { alarmChangedJob } from './personal-alarms.audit';
+export { fireAlarm, noticeOwnerOfChange, warnOwner } from './personal-alarms.delivery';
+export { alarmFireJob, alarmWarnJob, armTimer } from './personal-alarms.timer';

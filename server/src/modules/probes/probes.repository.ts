@@ -1,0 +1,35 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database';
+import { prepared } from '../../db/prepared';
+import type { Candidate } from '../../security/credentials';
+import {
+  lockoutAnswer,
+  lockoutCheck,
+  lockoutReservation,
+  type LockoutAnswer,
+  type LockoutValues,
+} from '../../security/throttle';
+
+export interface ProbeRow extends LockoutAnswer {
+  account: Candidate | null;
+}
+
+/**
+ * A probe's first round trip, read top to bottom: the lockout check (security/throttle.ts: the probe's rate limits,
+ * the sign-in lockouts), the account that signs in with this identity hash, and the attempt's reservation (counted
+ * as a failure before argon2 runs, the same way whether or not the account lives here).
+ */
+const probeStatement = prepared<ProbeRow, LockoutValues & { emailHash: string }>(
+  (_db, p) => sql<ProbeRow>`
+  with ${lockoutCheck(p)},
+  account as (
+    -- A user deactivated by every tenant's directory (SCIM) is no account for probes.
+    select id, password_hash from users where email_hash = ${p.emailHash} and deactivated_at is null),
+  ${lockoutReservation(p)}
+  select ${lockoutAnswer(p)}, (select row_to_json(a) from account a) as account`,
+);
+
+export async function probeAccount(db: Executor, values: LockoutValues & { emailHash: string }): Promise<ProbeRow> {
+  const [row] = await probeStatement(db, values);
+  return row;
+}

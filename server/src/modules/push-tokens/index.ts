@@ -1,0 +1,2 @@
+// Push tokens: the module's public face.
+export { pushTokensHandlers } from './push-tokens.handlers';

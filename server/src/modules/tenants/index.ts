@@ -1,0 +1,2 @@
+// Tenants: the module's public face.
+export { tenantHandlers } from './tenants.handlers';

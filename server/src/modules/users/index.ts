@@ -1,0 +1,3 @@
+// Users: the module's public face.
+export { userHandlers } from './users.handlers';
+export { buildPermissions, memberPermissions } from './permission-flags';

@@ -1,0 +1,185 @@
+// Sends the dispatches of one message (a row each per recipient, channel and address) from inside a job. Each
+// batch is claimed by writing 'sending' with the job's claim, sent concurrently, and each outcome written as it
+// returns: 'sent', queued again with backoff, or 'failed' after the last attempt. A row already 'sent' is never
+// claimed again; a row left 'sending' by an older claim (its worker stopped mid-send) is claimed again: delivery is
+// at least once at the provider interface, every attempt of a dispatch carrying the same identity (see
+// dispatchIdempotencyKey), which the provider or the receiving mail system uses to deliver it once.
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/database';
+import type { DispatchChannel, DispatchSource } from '../db/types';
+import type { OutgoingMessage } from './channels';
+import type { Services } from '../services';
+import { dispatchPolicy } from './dispatch-policy';
+import { OutcomeRecorder } from './outcome-recorder';
+import type { JobContext, JobResult } from '../jobs/scheduler';
+
+export { dispatchPolicy, dispatchRetryDelayMs } from './dispatch-policy';
+
+/**
+ * The identity every attempt of one dispatch carries: `idempotency-key` for HTTP providers, `X-Idempotency-Key` and
+ * the Message-ID for email. The same on every retry (so the provider delivers a repeat once) and unique across the
+ * regions that share a provider account (each region numbers its dispatches in its own database) and across
+ * reused ids (the row's random key_nonce: a restored backup or a reset numbers dispatches again from an old id).
+ */
+export function dispatchIdempotencyKey(region: string, dispatch: { id: number; key_nonce: string }): string {
+  return `${region}.dispatch-${dispatch.id}.${dispatch.key_nonce}`;
+}
+
+export interface ClaimedDispatch {
+  id: number;
+  recipient_id: number;
+  channel: DispatchChannel;
+  sent_to: string;
+  attempts: number;
+  key_nonce: string;
+  /** The recipient's language, chosen when the dispatch was made (null: English). */
+  language: string | null;
+}
+
+export type Rendered = Omit<OutgoingMessage, 'to'>;
+
+export interface LoadedMessage {
+  render(dispatch: ClaimedDispatch): Rendered;
+  /** SHA-256 of the dispatch's confirmation token, written with the claim (so before the link leaves); null: none. */
+  confirmationHash?(dispatch: { id: number; channel: DispatchChannel; key_nonce: string }): string | null;
+}
+
+export interface DispatchSourceAdapter {
+  source: DispatchSource;
+  /** Loads what rendering needs, once per job run (a message does not change once sent). */
+  load(services: Services, messageId: number): Promise<LoadedMessage>;
+  /** Dispatches that failed for good (e.g. to add a fallback by another channel). */
+  onGaveUp?(services: Services, messageId: number, failed: ClaimedDispatch[]): Promise<void>;
+}
+
+export interface DeliveryStart {
+  /** The dispatch rows were created in this run: none can be left over from an earlier one. */
+  fresh?: boolean;
+  /** Rows this run already holds (created as 'sending' under its claim, in the transaction that made them). */
+  claimed?: ClaimedDispatch[];
+  /** What rendering needs, when the caller has it at hand. */
+  message?: LoadedMessage;
+}
+
+export async function deliverDispatches(
+  services: Services,
+  ctx: JobContext,
+  adapter: DispatchSourceAdapter,
+  messageId: number,
+  start: DeliveryStart = {},
+): Promise<JobResult> {
+  const { db } = services;
+  const { source } = adapter;
+  const message = start.message ?? (await adapter.load(services, messageId));
+  // Only a job that ran before (and stopped or failed) can have left rows 'sending'.
+  let abandoned = !start.fresh && ctx.attempt > 1;
+  let held = start.claimed ?? null;
+  let requeued = false;
+  for (;;) {
+    if (ctx.stopping()) return { rerunAt: ctx.now() };
+    let batch: ClaimedDispatch[];
+    let exhausted: boolean;
+    if (held) {
+      [batch, exhausted, held] = [held, held.length < dispatchPolicy.batchSize, null];
+    } else {
+      const which = abandoned
+        ? sql`status = 'sending' and locked_by is distinct from ${ctx.claim}`
+        : sql`status = 'queued' and next_attempt_at <= ${ctx.now()}`;
+      const claimed = await claimBatch(db, source, messageId, which, ctx.claim, message);
+      if (claimed === null) {
+        if (!abandoned) break;
+        abandoned = false;
+        continue;
+      }
+      [batch, exhausted] = [claimed.rows, claimed.exhausted];
+    }
+    const recorder = new OutcomeRecorder(db, ctx);
+    await mapLimit(batch, dispatchPolicy.concurrency, async (dispatch) => {
+      let error: string | null = null;
+      const idempotencyKey = dispatchIdempotencyKey(services.config.region, dispatch);
+      try {
+        await services.notifier[dispatch.channel].send({
+          ...message.render(dispatch),
+          to: dispatch.sent_to,
+          idempotencyKey,
+        });
+      } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+      }
+      recorder.add(dispatch, error);
+    });
+    const { failed, retried } = await recorder.finish();
+    requeued ||= retried;
+    if (failed.length > 0) {
+      services.logger.warn({ source, messageId, failed: failed.length }, 'dispatches failed for good');
+      await adapter.onGaveUp?.(services, messageId, failed);
+      continue; // a fallback may have been added
+    }
+    // Nothing more was claimable (retries are due later): no need to ask again.
+    if (exhausted && !abandoned) break;
+  }
+  if (start.fresh && !requeued) return undefined;
+  const next = await db
+    .selectFrom('dispatches')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('source', '=', source)
+    .where('message_id', '=', messageId)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
+  return next?.at ? { rerunAt: new Date(next.at) } : undefined;
+}
+
+/**
+ * Claims the next rows (in id order, along the (source, message_id, status, id) index) by writing 'sending' and
+ * the claim; answers null when there is nothing left to claim, and whether this was the last of them. Without
+ * confirmation links one statement with FOR UPDATE SKIP LOCKED does it; with them the candidates are read first,
+ * so their hashes go in the same write.
+ */
+async function claimBatch(
+  db: Db,
+  source: DispatchSource,
+  messageId: number,
+  which: RawBuilder<unknown>,
+  claim: string,
+  message: LoadedMessage,
+) {
+  const returning = sql`returning d.id, d.recipient_id, d.channel, d.sent_to, d.attempts, d.key_nonce, d.language`;
+  const set = sql`status = 'sending', locked_by = ${claim}, attempts = d.attempts + 1`;
+  const limit = dispatchPolicy.batchSize;
+  if (!message.confirmationHash) {
+    const { rows } = await sql<ClaimedDispatch>`
+      update dispatches d set ${set}
+       where d.id in (select id from dispatches
+                       where source = ${source} and message_id = ${messageId} and ${which}
+                       order by id limit ${limit}
+                       for update skip locked)
+      ${returning}`.execute(db);
+    return rows.length > 0 ? { rows, exhausted: rows.length < limit } : null;
+  }
+  const candidates = await sql<{ id: number; channel: DispatchChannel; key_nonce: string }>`
+    select id, channel, key_nonce from dispatches
+     where source = ${source} and message_id = ${messageId} and ${which}
+     order by id limit ${limit}`.execute(db);
+  if (candidates.rows.length === 0) return null;
+  const values = sql.join(candidates.rows.map((c) => sql`(${c.id}::bigint, ${message.confirmationHash!(c)}::text)`));
+  // The condition is checked again under the row lock: a row another worker claimed meanwhile is skipped.
+  const { rows } = await sql<ClaimedDispatch>`
+    update dispatches d set ${set}, confirmation_hash = coalesce(v.hash, d.confirmation_hash)
+      from (values ${values}) as v(id, hash)
+     where d.id = v.id and ${which}
+    ${returning}`.execute(db);
+  return { rows, exhausted: candidates.rows.length < limit };
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,90 @@
+// Writes the outcome of each dispatch as soon as its send returns (see deliveries.ts).
+import type { Db } from '../db/database';
+import type { ClaimedDispatch } from './deliveries';
+import { dispatchPolicy, dispatchRetryDelayMs } from './dispatch-policy';
+import type { JobContext } from '../jobs/scheduler';
+import { dispatchOutcomes } from '../metrics/metrics';
+
+/**
+ * Writes each outcome as soon as its send returns, so a worker that dies mid-batch leaves only the sends in
+ * flight unrecorded. Group commit: outcomes that arrive while a write runs go together in the next one.
+ */
+export class OutcomeRecorder {
+  private pending: { dispatch: ClaimedDispatch; error: string | null }[] = [];
+  private writing: Promise<void> | null = null;
+  private failure: unknown = null;
+  private readonly failed: ClaimedDispatch[] = [];
+  private retried = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly ctx: JobContext,
+  ) {}
+
+  add(dispatch: ClaimedDispatch, error: string | null): void {
+    this.pending.push({ dispatch, error });
+    this.writing ??= this.drain();
+  }
+
+  /** Waits for every outcome to be written; answers the dispatches that will not be tried again. */
+  async finish(): Promise<{ failed: ClaimedDispatch[]; retried: boolean }> {
+    while (this.writing) await this.writing;
+    if (this.failure) throw this.failure;
+    return { failed: this.failed, retried: this.retried };
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const outcomes = this.pending;
+        this.pending = [];
+        await this.write(outcomes);
+      }
+    } catch (error) {
+      this.failure = error;
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private async write(outcomes: { dispatch: ClaimedDispatch; error: string | null }[]): Promise<void> {
+    const now = this.ctx.now();
+    const mine = (ids: number[]) =>
+      this.db
+        .updateTable('dispatches')
+        .where('id', 'in', ids)
+        .where('status', '=', 'sending')
+        .where('locked_by', '=', this.ctx.claim);
+    const sent = outcomes.filter((o) => o.error === null).map((o) => o.dispatch.id);
+    if (sent.length > 0)
+      await mine(sent).set({ status: 'sent', sent_at: now, locked_by: null, last_error: null }).execute();
+    for (const { dispatch, error } of outcomes) {
+      dispatchOutcomes.inc({
+        channel: dispatch.channel,
+        outcome: error === null ? 'sent' : dispatch.attempts >= dispatchPolicy.maxAttempts ? 'failed' : 'retry',
+      });
+    }
+    // Failures usually share the attempt number and the error: one update per such group.
+    const groups = new Map<string, { attempts: number; error: string; ids: number[] }>();
+    for (const { dispatch, error } of outcomes) {
+      if (error === null) continue;
+      if (dispatch.attempts >= dispatchPolicy.maxAttempts) this.failed.push(dispatch);
+      const key = `${dispatch.attempts}:${error}`;
+      const group = groups.get(key) ?? { attempts: dispatch.attempts, error, ids: [] };
+      group.ids.push(dispatch.id);
+      groups.set(key, group);
+    }
+    for (const { attempts, error, ids } of groups.values()) {
+      const gaveUp = attempts >= dispatchPolicy.maxAttempts;
+      if (!gaveUp) this.retried = true;
+      await mine(ids)
+        .set({
+          status: gaveUp ? 'failed' : 'queued',
+          next_attempt_at: gaveUp ? now : new Date(now.getTime() + dispatchRetryDelayMs(attempts)),
+          locked_by: null,
+          last_error: error.slice(0, 1_000),
+        })
+        .execute();
+    }
+  }
+}

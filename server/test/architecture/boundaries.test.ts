@@ -1,0 +1,55 @@
+// The module boundaries are lint rules (eslint.config.mjs, docs/architecture.md). A rule that silently stops
+// matching (a renamed folder, a resolver that no longer resolves) would let every wrong import through, so these
+// tests lint deliberately wrong imports, placed as if they were source files, and expect the rule to report them.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..', '..');
+const eslint = join(root, 'node_modules', 'eslint', 'bin', 'eslint.js');
+
+interface LintMessage {
+  ruleId: string | null;
+  message: string;
+}
+
+/** Lints a fixture's text as if it lived at `asFile` (relative to the repository) and answers its messages. */
+function lintAs(fixture: string, asFile: string): LintMessage[] {
+  const text = readFileSync(join(__dirname, 'fixtures', fixture), 'utf8');
+  const run = spawnSync(process.execPath, [eslint, '--format', 'json', '--stdin', '--stdin-filename', asFile], {
+    cwd: root,
+    input: text,
+    encoding: 'utf8',
+  });
+  const [result] = JSON.parse(run.stdout) as { messages: LintMessage[] }[];
+  return result.messages;
+}
+
+const boundary = (messages: LintMessage[]) => messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths');
+
+describe('module boundaries (lint)', () => {
+  test('http/ importing a module is reported', () => {
+    expect(boundary(lintAs('http-imports-a-module.ts', 'server/src/http/fixture.ts')).map((m) => m.message)).toEqual([
+      expect.stringContaining('Infrastructure and the shared kernel import no module'),
+    ]);
+  }, 60_000);
+
+  test("a module importing another module's repository is reported", () => {
+    expect(
+      boundary(lintAs('module-imports-another-modules-repository.ts', 'server/src/modules/scim/fixture.ts')).map(
+        (m) => m.message,
+      ),
+    ).toEqual([expect.stringContaining('only through its index.ts')]);
+  }, 60_000);
+
+  test('a cycle between modules is reported', () => {
+    const cycles = lintAs('sessions-imports-sso.ts', 'server/src/modules/sessions/index.ts').filter(
+      (m) => m.ruleId === 'import-x/no-cycle',
+    );
+    expect(cycles).toHaveLength(1);
+  }, 60_000);
+
+  test("a module importing another module's index.ts is allowed", () => {
+    expect(lintAs('module-imports-another-modules-index.ts', 'server/src/modules/scim/fixture.ts')).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,101 @@
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('configuration', () => {
+  test('development starts with generated defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      mode: 'development',
+      region: 'eu-north-1',
+      port: 4000,
+      publicBaseUrl: 'http://localhost:4000',
+    });
+    expect(config.notify.transport).toBe('outbox');
+  });
+
+  test('production refuses to start without its secrets and names every missing one', () => {
+    let error: unknown;
+    try {
+      loadConfig({ NODE_ENV: 'production' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of [
+      'ACCESS_TOKEN_SIGNING_KEYS',
+      'SECRET_KEY',
+      'DATABASE_URL',
+      'PUBLIC_BASE_URL',
+      'SMTP_URL',
+      'SMS_API_URL',
+    ]) {
+      expect(problems).toContain(name);
+    }
+  });
+
+  test.each([
+    [{ REGION: 'mars-1' }, 'REGION'],
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PUBLIC_BASE_URL: 'not a url' }, 'PUBLIC_BASE_URL'],
+    [{ SECRET_KEY: 'c2hvcnQ=' }, 'SECRET_KEY'],
+    [{ NOTIFY_TRANSPORT: 'pigeon' }, 'NOTIFY_TRANSPORT'],
+  ])('rejects %j with a message naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(name));
+  });
+
+  test('every bad variable is listed at once, one line each, with the rules across variables', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        NODE_ENV: 'production',
+        PORT: 'eighty',
+        REGION: 'mars-1',
+        ACCESS_TOKEN_SIGNING_KEYS: '{not json',
+        SECRET_KEY: 'c2hvcnQ=',
+        TRUST_PROXY: 'true',
+        SEED_DEMO_DATA: 'maybe',
+        SAML_SP_PRIVATE_KEY: 'only the key',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    for (const expected of [
+      /^PORT must be an integer from 0 to 65535$/,
+      /^REGION must be one of /,
+      /^ACCESS_TOKEN_SIGNING_KEYS is not valid JSON$/,
+      /^SECRET_KEY must decode to at least 32 bytes/,
+      /^TRUST_PROXY=true would trust any X-Forwarded-For/,
+      /^SEED_DEMO_DATA must be true or false$/,
+      /^SAML_SP_PRIVATE_KEY and SAML_SP_CERTIFICATE go together$/,
+      /^DATABASE_URL is required in production$/,
+    ])
+      expect(problems.some((problem) => expected.test(problem))).toBe(true);
+    expect((error as ConfigError).message.split('\n- ')).toHaveLength(problems.length + 1);
+  });
+
+  test.each([
+    ['[]', 'must be a non-empty JSON array of private JWKs, each with a kid'],
+    ['[{"kty":"EC","kid":"k1"}]', 'must be a non-empty JSON array of private JWKs, each with a kid'],
+    ['{"kid":"k1","d":"x"}', 'must be a non-empty JSON array of private JWKs, each with a kid'],
+  ])('signing keys %s are refused at boot, not when the first token is signed', (value, message) => {
+    expect(() => loadConfig({ ACCESS_TOKEN_SIGNING_KEYS: value })).toThrow(`ACCESS_TOKEN_SIGNING_KEYS ${message}`);
+  });
+
+  test('signing keys given are parsed once, here', () => {
+    const keys = [{ kty: 'EC', crv: 'P-256', kid: 'k2', d: 'd', x: 'x', y: 'y' }];
+    expect(loadConfig({ ACCESS_TOKEN_SIGNING_KEYS: JSON.stringify(keys) }).secrets.signingKeys).toEqual(keys);
+  });
+
+  test('the demo data is seeded in development unless SEED_DEMO_DATA=false, never in tests or production', () => {
+    expect(loadConfig({}).seedDemoData).toBe(true);
+    expect(loadConfig({ SEED_DEMO_DATA: 'true' }).seedDemoData).toBe(true);
+    expect(loadConfig({ SEED_DEMO_DATA: 'false' }).seedDemoData).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).seedDemoData).toBe(false);
+  });
+
+  test('an empty value counts as unset', () => {
+    expect(loadConfig({ PORT: '', REGION: '  ' })).toMatchObject({ port: 4000, region: 'eu-north-1' });
+  });
+});

@@ -1,0 +1,167 @@
+// Overload and slow clients, over real sockets: a body whose Content-Length exceeds the limit is answered 413
+// before it is sent; headers that do not arrive within 10 s get the socket closed; connections beyond the bound
+// are closed at once; and requests beyond the in-flight bound are answered 503 with Retry-After quickly.
+import { connect, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { loadConfig } from '../../src/config';
+import { boundInFlight } from '../../src/http/overload';
+import { createHttpServer } from '../../src/http/server';
+import { createTestContext, type TestContext } from '../support/context';
+
+const listen = (server: Server) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+const close = (server: Server) =>
+  new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+
+/** Opens a socket, writes `text`, and resolves with everything received and the time until the server closed. */
+function raw(
+  port: number,
+  text: string,
+  opened?: (socket: Socket) => void,
+): Promise<{ received: string; closedAfterMs: number }> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    let received = '';
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(text);
+      opened?.(socket);
+    });
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
+    socket.on('close', () => resolve({ received, closedAfterMs: Date.now() - started }));
+  });
+}
+
+describe('overload and slow clients', () => {
+  let ctx: TestContext;
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    server = createHttpServer(ctx.app, ctx.config.runtime);
+    port = await listen(server);
+  });
+  afterAll(async () => {
+    await close(server);
+    await ctx.close();
+  });
+
+  test('a body declared larger than the limit is answered 413 from its headers, before any of it is sent', async () => {
+    let answer = '';
+    const started = Date.now();
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(
+          [
+            'POST /core/v1/sessions HTTP/1.1',
+            'Host: 127.0.0.1',
+            'cosafe-core-api-version: 1',
+            'Content-Type: application/json',
+            'Content-Length: 50000000',
+            '',
+            '',
+          ].join('\r\n'),
+        ),
+      );
+      socket.on('data', (chunk) => {
+        answer += chunk;
+        if (answer.includes('}}')) {
+          socket.destroy();
+          resolve();
+        }
+      });
+      socket.on('error', reject);
+      setTimeout(
+        () => reject(new Error(`no answer while the body was withheld; got ${JSON.stringify(answer)}`)),
+        5_000,
+      ).unref();
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4).replace(/^[0-9a-f]+\r\n/, ''))).toMatchObject({
+      status: 'error',
+      error: { httpStatus: 413, code: 'PAYLOAD_TOO_LARGE' },
+    });
+  });
+
+  test('a slow-header client (headers never finished) has its socket closed within 10 s', async () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).runtime.headersTimeoutMs).toBe(10_000);
+    const { received, closedAfterMs } = await raw(port, 'GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    expect(closedAfterMs).toBeLessThan(12_000);
+    expect(closedAfterMs).toBeGreaterThanOrEqual(9_000);
+    expect(received).toMatch(/^HTTP\/1\.1 408|^$/);
+  }, 30_000);
+
+  test('connections beyond MAX_CONNECTIONS are closed at once', async () => {
+    const bounded = createHttpServer(ctx.app, { ...ctx.config.runtime, maxConnections: 2 });
+    const boundedPort = await listen(bounded);
+    const held: Socket[] = [];
+    try {
+      for (let i = 0; i < 2; i++) {
+        held.push(
+          await new Promise<Socket>((resolve) => {
+            const s = connect(boundedPort, '127.0.0.1', () => resolve(s));
+          }),
+        );
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      const third = await raw(boundedPort, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      expect(third.received).toBe('');
+      expect(third.closedAfterMs).toBeLessThan(2_000);
+    } finally {
+      held.forEach((s) => s.destroy());
+      await close(bounded);
+    }
+  });
+});
+
+describe('the in-flight bound', () => {
+  test('requests beyond the in-flight bound and the queue get 503 SERVICE_UNAVAILABLE with Retry-After quickly', async () => {
+    const release: (() => void)[] = [];
+    const bound = boundInFlight({ maxInFlight: 2, maxQueued: 1, queueDeadlineMs: 300 });
+    const app = express()
+      .use(bound)
+      .get('/slow', (_req, res) => void release.push(() => res.json({ ok: true })))
+      .get('/readyz', (_req, res) => void res.json({ status: 'ok' }));
+    const server = createHttpServer(app, loadConfig({ NODE_ENV: 'test' }).runtime);
+    const port = await listen(server);
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      const inFlight = [fetch(`${base}/slow`), fetch(`${base}/slow`)];
+      while (release.length < 2) await new Promise((r) => setTimeout(r, 10));
+      // The queue holds one; the next is refused at once.
+      const queued = fetch(`${base}/slow`);
+      while (bound.queued() < 1) await new Promise((r) => setTimeout(r, 10));
+      let started = Date.now();
+      const refused = await fetch(`${base}/slow`);
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await refused.json()).toMatchObject({
+        status: 'error',
+        error: { httpStatus: 503, code: 'SERVICE_UNAVAILABLE' },
+      });
+      // Health checks are never queued.
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      // The queued one gives up at its deadline.
+      started = Date.now();
+      expect((await queued).status).toBe(503);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // Once a slot frees, a new request is served.
+      release.shift()!();
+      expect((await inFlight[0]).status).toBe(200);
+      const next = fetch(`${base}/slow`);
+      while (release.length < 2) await new Promise((r) => setTimeout(r, 10));
+      release.splice(0).forEach((r) => r());
+      expect((await next).status).toBe(200);
+      expect((await inFlight[1]).status).toBe(200);
+      expect(bound.inFlight()).toBe(0);
+    } finally {
+      await close(server);
+    }
+  });
+});

@@ -1,0 +1,234 @@
+import request from 'supertest';
+import { upsertSamlSettings } from '../../src/modules/sso/sso.repository';
+import type { TestContext } from '../support/context';
+import { insertTenant, insertUser, v1 } from '../support/fixtures';
+import { movableClock } from '../support/sign-in';
+import {
+  challenge,
+  createSsoTestContext,
+  ssoPage,
+  ssoSession,
+  ssoTenant,
+  tenantsAs,
+  verify,
+} from '../support/enterprise-fixtures';
+import { createTestIdp, readAuthnRequest, samlResponse, type ResponseOptions, type TestIdp } from '../support/saml-idp';
+
+let ctx: TestContext;
+let idp: TestIdp;
+let stranger: TestIdp;
+const clock = movableClock();
+const spEntityId = 'http://127.0.0.1:4000/core/saml/sp';
+const acsUrl = 'http://127.0.0.1:4000/core/saml/acs';
+
+beforeAll(async () => {
+  [idp, stranger] = await Promise.all([createTestIdp('idp'), createTestIdp('stranger')]);
+  ctx = await createSsoTestContext({ now: clock.now });
+});
+afterAll(() => ctx.close());
+
+async function samlTenant() {
+  const tenant = await ssoTenant(ctx.services, 'saml');
+  await upsertSamlSettings(
+    ctx.services.db,
+    {
+      tenantId: tenant.tenantId,
+      entryPoint: idp.entryPoint,
+      idpIssuer: idp.issuer,
+      idpCertificates: [idp.certificate],
+    },
+    new Date(),
+  );
+  return tenant;
+}
+
+/** Session and challenge; answers the AuthnRequest the browser carries to the IdP. */
+async function startSaml(email: string) {
+  const session = await ssoSession(ctx, email);
+  const started = await challenge(ctx, session, { saml: { redirectUri: ssoPage } });
+  expect(started.status).toBe(201);
+  return {
+    session,
+    authnRequest: readAuthnRequest(started.body.authorizationUrl),
+    authorizationUrl: started.body.authorizationUrl as string,
+  };
+}
+
+const postAcs = (SAMLResponse: string, RelayState = ssoPage) =>
+  request(ctx.app).post('/core/saml/acs').type('form').send({ SAMLResponse, RelayState });
+
+function redirectOf(res: request.Response) {
+  expect(res.status).toBe(302);
+  const location = new URL(res.headers.location);
+  expect(location.origin + location.pathname).toBe(ssoPage);
+  return Object.fromEntries(location.searchParams);
+}
+
+async function answer(email: string, options: Partial<ResponseOptions> = {}, signInAs = email) {
+  const { session, authnRequest } = await startSaml(email);
+  const saml = samlResponse(idp, {
+    inResponseTo: authnRequest.id,
+    email: signInAs,
+    audience: spEntityId,
+    acsUrl,
+    ...options,
+  });
+  return { session, saml, res: await postAcs(saml) };
+}
+
+describe('GET /core/saml/sp', () => {
+  test("answers this region's service provider metadata", async () => {
+    const res = await request(ctx.app).get('/core/saml/sp');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/samlmetadata\+xml/);
+    expect(res.text).toContain(`entityID="${spEntityId}"`);
+    expect(res.text).toMatch(new RegExp(`AssertionConsumerService[^>]+Location="${acsUrl}"`));
+    expect(res.text).toContain('WantAssertionsSigned="true"');
+  });
+});
+
+describe('SAML sign-in', () => {
+  test("the challenge sends an AuthnRequest to the tenant's IdP with the sign-in page as RelayState", async () => {
+    const tenant = await samlTenant();
+    const { authorizationUrl, authnRequest } = await startSaml(tenant.user.email);
+    expect(authorizationUrl.startsWith(`${idp.entryPoint}?`)).toBe(true);
+    expect(authnRequest.relayState).toBe(ssoPage);
+    expect(authnRequest.acsUrl).toBe(acsUrl);
+    expect(authnRequest.xml).toContain(
+      `<saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${spEntityId}</saml:Issuer>`,
+    );
+  });
+
+  test('a signed response redirects with sessionId and a one-time code; the code verifies the saml factor once', async () => {
+    const tenant = await samlTenant();
+    const { session, res } = await answer(tenant.user.email);
+    const params = redirectOf(res);
+    expect(params.sessionId).toBe(session.id);
+    expect(params.code).toMatch(/^[\w-]{43}$/);
+    const verified = await verify(ctx, session, { saml: { code: params.code } });
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ id: session.id, factors: { saml: 'verified' } });
+    expect((await tenantsAs(ctx, verified.body.accessToken)).status).toBe(200);
+    const again = await verify(
+      ctx,
+      { id: session.id, accessToken: verified.body.accessToken },
+      { saml: { code: params.code } },
+    );
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe('AUTHORIZATION_CODE_NOT_FOUND');
+  });
+
+  test('an unsigned response answers error=saml_validation_failed', async () => {
+    const tenant = await samlTenant();
+    expect(redirectOf((await answer(tenant.user.email, { sign: false })).res)).toEqual({
+      error: 'saml_validation_failed',
+    });
+  });
+
+  test('a response signed by a key the tenant does not trust answers error=saml_validation_failed', async () => {
+    const tenant = await samlTenant();
+    expect(redirectOf((await answer(tenant.user.email, { signWith: stranger })).res)).toEqual({
+      error: 'saml_validation_failed',
+    });
+  });
+
+  test('a response for another audience answers error=saml_validation_failed', async () => {
+    const tenant = await samlTenant();
+    expect(redirectOf((await answer(tenant.user.email, { audience: 'https://other-sp.example/saml' })).res)).toEqual({
+      error: 'saml_validation_failed',
+    });
+  });
+
+  test('an expired assertion answers error=saml_validation_failed', async () => {
+    const tenant = await samlTenant();
+    expect(redirectOf((await answer(tenant.user.email, { validForMs: -120_000 })).res)).toEqual({
+      error: 'saml_validation_failed',
+    });
+  });
+
+  test('a response to a request this service never sent answers error=saml_validation_failed', async () => {
+    const tenant = await samlTenant();
+    await startSaml(tenant.user.email);
+    const saml = samlResponse(idp, {
+      inResponseTo: '_never-sent',
+      email: tenant.user.email,
+      audience: spEntityId,
+      acsUrl,
+    });
+    expect(redirectOf(await postAcs(saml))).toEqual({ error: 'saml_validation_failed' });
+  });
+
+  test('a replayed response is refused: error=saml_validation_failed, and no second code', async () => {
+    const tenant = await samlTenant();
+    const { saml, res } = await answer(tenant.user.email);
+    expect(redirectOf(res).code).toBeDefined();
+    expect(redirectOf(await postAcs(saml))).toEqual({ error: 'saml_validation_failed' });
+  });
+
+  test('an asserted identity without an account answers error=user_not_found', async () => {
+    const tenant = await samlTenant();
+    expect(redirectOf((await answer(tenant.user.email, {}, `nobody@${tenant.domain}`)).res)).toEqual({
+      error: 'user_not_found',
+    });
+  });
+
+  test('a sign-in started for an address without an account goes to the IdP like any; its answer is error=user_not_found', async () => {
+    const tenant = await samlTenant();
+    const nobody = `nobody@${tenant.domain}`;
+    const { session, res } = await answer(nobody);
+    expect(session.factors).toEqual({ saml: 'unverified' });
+    expect(redirectOf(res)).toEqual({ error: 'user_not_found' });
+  });
+
+  test('an identity of another organisation answers error=unauthorized_organization', async () => {
+    const tenant = await samlTenant();
+    const outsider = await insertUser(ctx.services, {
+      email: `outsider-${Date.now()}@elsewhere.test`,
+      tenants: [await insertTenant(ctx.services)],
+    });
+    expect(redirectOf((await answer(tenant.user.email, {}, outsider.email)).res)).toEqual({
+      error: 'unauthorized_organization',
+    });
+  });
+
+  test('a RelayState that is not an allowed page answers 400 BAD_REQUEST instead of redirecting', async () => {
+    const tenant = await samlTenant();
+    const { authnRequest } = await startSaml(tenant.user.email);
+    const saml = samlResponse(idp, {
+      inResponseTo: authnRequest.id,
+      email: tenant.user.email,
+      audience: spEntityId,
+      acsUrl,
+    });
+    const res = await postAcs(saml, 'https://evil.example/steal');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+  });
+
+  test('a code used after 2 minutes answers 400 SSO_CHALLENGE_EXPIRED; an unknown code AUTHORIZATION_CODE_NOT_FOUND', async () => {
+    const tenant = await samlTenant();
+    const { session, res } = await answer(tenant.user.email);
+    const unknown = await verify(ctx, session, { saml: { code: 'not-the-code' } });
+    expect(unknown.body.error.code).toBe('AUTHORIZATION_CODE_NOT_FOUND');
+    clock.advance(3 * 60_000);
+    const late = await verify(ctx, session, { saml: { code: redirectOf(res).code } });
+    expect(late.status).toBe(400);
+    expect(late.body.error.code).toBe('SSO_CHALLENGE_EXPIRED');
+  });
+
+  test('a tenant without SAML settings answers 400 INVALID_SSO_CONFIGURATION', async () => {
+    const tenant = await ssoTenant(ctx.services, 'saml');
+    const session = await ssoSession(ctx, tenant.user.email);
+    const res = await challenge(ctx, session, { saml: { redirectUri: ssoPage } });
+    expect(res.body.error.code).toBe('INVALID_SSO_CONFIGURATION');
+  });
+
+  test('the ACS takes no version header and no sign-in', async () => {
+    const res = await request(ctx.app)
+      .post('/core/saml/acs')
+      .set(v1)
+      .type('form')
+      .send({ SAMLResponse: 'PHgvPg==', RelayState: ssoPage });
+    expect(redirectOf(res)).toEqual({ error: 'saml_validation_failed' });
+  });
+});
