@@ -7,7 +7,11 @@ const esmOnly = ['jose', 'openid-client', 'oauth4webapi', 'oidc-provider'].join(
 const swc = [
   '@swc/jest',
   {
-    jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic' } } },
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      target: 'es2022',
+      transform: { react: { runtime: 'automatic' } },
+    },
     module: { type: 'commonjs' },
   },
 ] as const;
@@ -23,6 +27,8 @@ const config: Config = {
       transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
       globalSetup: '<rootDir>/server/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/server/test/support/global-teardown.ts',
+      // Jest ignores a project's own testTimeout when several projects run: the timeout is set in this file.
+      setupFilesAfterEnv: ['<rootDir>/server/test/support/timeout.ts'],
     },
     {
       displayName: 'web',
@@ -33,7 +39,16 @@ const config: Config = {
       transform: {
         '^.+\\.(t|j|mj)sx?$': [
           swc[0],
-          { ...swc[1], jsc: { ...swc[1].jsc, transform: { ...swc[1].jsc.transform, optimizer: { globals: { vars: { 'import.meta.hot': 'undefined' } } } } } },
+          {
+            ...swc[1],
+            jsc: {
+              ...swc[1].jsc,
+              transform: {
+                ...swc[1].jsc.transform,
+                optimizer: { globals: { vars: { 'import.meta.hot': 'undefined' } } },
+              },
+            },
+          },
         ] as unknown as [string, Record<string, unknown>],
       },
       // react-router 8 and its dependencies ship only ES modules.
@@ -52,7 +67,7 @@ const config: Config = {
       testMatch: ['<rootDir>/web/e2e/**/*.e2e.test.ts'],
       testEnvironment: 'node',
       transform: { '^.+\\.(t|j|mj)sx?$': swc as unknown as [string, Record<string, unknown>] },
-      testTimeout: 120_000,
+      setupFilesAfterEnv: ['<rootDir>/web/e2e/support/timeout.ts'],
     },
   ],
   testTimeout: 30_000,

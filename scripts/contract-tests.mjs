@@ -19,7 +19,13 @@ import { freePort, root, startRegion, tempDir } from './prove/region.mjs';
 const demoPassword = 'Demo-Password-1!';
 const accounts = { email: 'anna@demo.test', otpEmail: 'erik@demo.test' };
 const bin = (name) => join(root, 'node_modules', '.bin', name);
-const env = { ...process.env, REDOCLY_TELEMETRY: 'off', NO_COLOR: '1' };
+// newman 6.2 (the latest) reads fs.F_OK, which Node.js 24 reports as deprecated (DEP0176) on every start.
+const env = {
+  ...process.env,
+  REDOCLY_TELEMETRY: 'off',
+  NO_COLOR: '1',
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --disable-warning=DEP0176`.trim(),
+};
 const work = tempDir('contract-tests-');
 const started = Date.now();
 let passed = 0;
@@ -43,7 +49,8 @@ function startCodeReader(regionUrl, port) {
     try {
       const url = new URL(req.url, 'http://127.0.0.1');
       const to = url.searchParams.get('to');
-      if (url.pathname !== '/latest-code' || !to) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+      if (url.pathname !== '/latest-code' || !to)
+        return void res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
       const outbox = await fetch(`${regionUrl}/dev/outbox?to=${encodeURIComponent(to)}`).then((r) => r.json());
       const code = outbox.data.map((m) => /\b(\d{6})\b/.exec(`${m.subject ?? ''}\n${m.body}`)?.[1]).find(Boolean);
       res.writeHead(code ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(code ? { code } : {}));
@@ -69,19 +76,28 @@ function run(name, command, args, { timeoutMs = 300_000 } = {}) {
 }
 
 async function respect(region, codesPort) {
-  const files = readdirSync(join(root, 'contract')).filter((f) => f.endsWith('.arazzo.yaml')).map((f) => join('contract', f));
+  const files = readdirSync(join(root, 'contract'))
+    .filter((f) => f.endsWith('.arazzo.yaml'))
+    .map((f) => join('contract', f));
   const report = join(work, 'respect.json');
   const inputs = `email=${accounts.email},emailHash=${createHash('sha256').update(accounts.email).digest('hex')},otpEmail=${accounts.otpEmail},password=${demoPassword}`;
   const ok = await run('Arazzo workflows (redocly respect)', bin('redocly'), [
     'respect',
     ...files,
-    '--server', `core=${region.baseUrl}/core/v1`,
-    '--server', `outbox=${region.baseUrl}`,
-    '--server', `codes=http://127.0.0.1:${codesPort}`,
-    '--input', inputs,
-    '--max-fetch-timeout', '15000',
-    '--execution-timeout', '180000',
-    '--json-output', report,
+    '--server',
+    `core=${region.baseUrl}/core/v1`,
+    '--server',
+    `outbox=${region.baseUrl}`,
+    '--server',
+    `codes=http://127.0.0.1:${codesPort}`,
+    '--input',
+    inputs,
+    '--max-fetch-timeout',
+    '15000',
+    '--execution-timeout',
+    '180000',
+    '--json-output',
+    report,
   ]);
   const workflows = existsSync(report) ? workflowResults(JSON.parse(readFileSync(report, 'utf8'))) : [];
   for (const w of workflows) count(w.ok, `workflow ${w.id}`);
@@ -107,21 +123,32 @@ function workflowResults(report) {
 async function portman(region) {
   const collection = join(work, 'collection.json');
   const generated = await run('Portman: contract tests generated from generated/core-api.bundle.json', bin('portman'), [
-    '--local', 'generated/core-api.bundle.json',
-    '--baseUrl', `${region.baseUrl}/core/v1`,
-    '--portmanConfigFile', 'contract/portman-config.json',
-    '--postmanConfigFile', 'contract/postman-config.json',
-    '--output', collection,
+    '--local',
+    'generated/core-api.bundle.json',
+    '--baseUrl',
+    `${region.baseUrl}/core/v1`,
+    '--portmanConfigFile',
+    'contract/portman-config.json',
+    '--postmanConfigFile',
+    'contract/postman-config.json',
+    '--output',
+    collection,
   ]);
   if (!generated || !existsSync(collection)) return count(false, 'portman generation');
   const report = join(work, 'newman.json');
   const ok = await run('newman: the generated contract tests against the region', bin('newman'), [
-    'run', collection,
-    '--reporters', 'cli,json',
-    '--reporter-json-export', report,
-    '--timeout-request', '15000',
-    '--timeout', '180000',
-    '--color', 'off',
+    'run',
+    collection,
+    '--reporters',
+    'cli,json',
+    '--reporter-json-export',
+    report,
+    '--timeout-request',
+    '15000',
+    '--timeout',
+    '180000',
+    '--color',
+    'off',
   ]);
   if (!existsSync(report)) return count(false, 'newman');
   const { run: summary } = JSON.parse(readFileSync(report, 'utf8'));
@@ -130,8 +157,14 @@ async function portman(region) {
   failed += assertions.failed;
   for (const f of summary.failures) {
     const answer = summary.executions.find((e) => e.item?.id === f.source?.id)?.response;
-    const body = answer?.stream ? Buffer.from(answer.stream.data ?? answer.stream).toString('utf8').slice(0, 300) : '';
-    failures.push(`newman: ${f.source?.name ?? ''}: ${f.error?.test ?? f.error?.message} (answer ${answer?.code ?? '-'} ${body})`);
+    const body = answer?.stream
+      ? Buffer.from(answer.stream.data ?? answer.stream)
+          .toString('utf8')
+          .slice(0, 300)
+      : '';
+    failures.push(
+      `newman: ${f.source?.name ?? ''}: ${f.error?.test ?? f.error?.message} (answer ${answer?.code ?? '-'} ${body})`,
+    );
   }
   if (!ok && assertions.failed === 0) count(false, 'newman run');
 }
@@ -148,7 +181,9 @@ try {
   await portman(region);
   await new Promise((r) => setTimeout(r, 500));
   const log = region.output;
-  const leaked = [demoPassword, /rt_[A-Za-z0-9_-]{40,}/, /csk_[A-Za-z0-9_-]{40,}/].filter((s) => (typeof s === 'string' ? log.includes(s) : s.test(log)));
+  const leaked = [demoPassword, /rt_[A-Za-z0-9_-]{40,}/, /csk_[A-Za-z0-9_-]{40,}/].filter((s) =>
+    typeof s === 'string' ? log.includes(s) : s.test(log),
+  );
   console.log(`\n▶ the region's log (${log.split('\n').length} lines) shows no password, refresh token or api key`);
   count(leaked.length === 0, `secrets in the region's log: ${leaked.join(', ')}`);
 } catch (error) {

@@ -31,7 +31,8 @@ const platforms = {
   academy: { name: 'Academy', clientType: 'academy' },
 };
 
-const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const escapeHtml = (text) =>
+  String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 /** JSON safe inside a <script> element. */
 const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -152,7 +153,12 @@ ${Object.entries(platforms)
 
 const server = createServer((req, res) => {
   const { pathname } = new URL(req.url ?? '/', 'http://demo.invalid');
-  const headers = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' };
+  const headers = {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+  };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { ...headers, allow: 'GET, HEAD' }).end();
     return;

@@ -54,7 +54,16 @@ const provider = new Provider(issuer, {
       token_endpoint_auth_method: 'client_secret_basic',
     },
   ],
-  jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: `dev-${randomBytes(4).toString('hex')}`, use: 'sig', alg: 'RS256' }] },
+  jwks: {
+    keys: [
+      {
+        ...privateKey.export({ format: 'jwk' }),
+        kid: `dev-${randomBytes(4).toString('hex')}`,
+        use: 'sig',
+        alg: 'RS256',
+      },
+    ],
+  },
   cookies: { keys: [randomBytes(32).toString('base64url')] },
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
   // The ID token carries email and name (the region reads the email from it, not from user info).
@@ -65,7 +74,10 @@ const provider = new Provider(issuer, {
   async loadExistingGrant(ctx) {
     const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId);
     if (grantId) return ctx.oidc.provider.Grant.find(grantId);
-    const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
+    const grant = new ctx.oidc.provider.Grant({
+      clientId: ctx.oidc.client.clientId,
+      accountId: ctx.oidc.session.accountId,
+    });
     grant.addOIDCScope('openid email profile');
     await grant.save();
     return grant;
@@ -77,7 +89,9 @@ const provider = new Provider(issuer, {
 });
 
 const server = provider.listen(port, host, () => {
-  console.log(`Development identity provider: ${issuer} (client ${clientId}; redirect URIs ${redirectUris.join(', ')})`);
+  console.log(
+    `Development identity provider: ${issuer} (client ${clientId}; redirect URIs ${redirectUris.join(', ')})`,
+  );
   console.log(`  sign in as sso-user@${DEMO_DOMAIN} with any password`);
 });
 

@@ -34,10 +34,16 @@ try {
 
   const files = readdirSync(out).sort();
   if (check) {
-    const stale = files.filter((f) => !existsSync(join(target, f)) || !readFileSync(join(target, f)).equals(readFileSync(join(out, f))));
-    const extra = existsSync(target) ? readdirSync(target).filter((f) => !files.includes(f) && f !== '.gitattributes') : [];
+    const stale = files.filter(
+      (f) => !existsSync(join(target, f)) || !readFileSync(join(target, f)).equals(readFileSync(join(out, f))),
+    );
+    const extra = existsSync(target)
+      ? readdirSync(target).filter((f) => !files.includes(f) && f !== '.gitattributes')
+      : [];
     if (stale.length || extra.length) {
-      console.error(`generated/ is out of step with openapi/: ${[...stale, ...extra].join(', ')}. Run \`npm run generate\` and commit.`);
+      console.error(
+        `generated/ is out of step with openapi/: ${[...stale, ...extra].join(', ')}. Run \`npm run generate\` and commit.`,
+      );
       process.exit(1);
     }
     console.log('generated/ is up to date with openapi/');

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: the contract lint, the drift guard, the type check and every Jest suite, then one closing line
-// `N passed, N failed` that sums them all (each static check counts as one).
+// `npm test`: the contract lint, the drift guard, the type check, the code lint and every Jest suite, then one
+// closing line `N passed, N failed` that sums them all (each static check counts as one).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,11 @@ let skipped = 0;
 
 function step(name, command, args, env = {}) {
   console.log(`\n▶ ${name}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', ...env } });
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', ...env },
+  });
   const ok = result.status === 0;
   console.log(`${ok ? '✔' : '✘'} ${name}`);
   return ok;
@@ -25,6 +29,9 @@ for (const [name, script] of [
   ['lint the contract (npm run lint:api)', 'lint:api'],
   ['generated/ is in step with openapi/ (npm run check:generated)', 'check:generated'],
   ['type check (npm run typecheck)', 'typecheck'],
+  ['lint, with the module boundaries (npm run lint)', 'lint'],
+  ['the code is formatted (npm run format:check; npx prettier --write to fix)', 'format:check'],
+  ['the lock file serves `npm ci` on every platform (npm run check:lock)', 'check:lock'],
 ]) {
   if (step(name, npm, ['run', '--silent', script])) passed++;
   else failed++;
@@ -36,6 +43,10 @@ const jestOk = step('jest', process.execPath, [
   '--experimental-vm-modules',
   '--disable-warning=ExperimentalWarning',
   join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
+  // A full run on Node.js 24 has been seen to write its results and then keep Jest's own process alive ("Jest did
+  // not exit one second after the test run has completed"), which would stall CI until its time limit: the
+  // results are complete at that point, so Jest is told to exit.
+  '--forceExit',
   '--json',
   `--outputFile=${results}`,
   ...extraArgs,
@@ -45,7 +56,8 @@ if (existsSync(results)) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
-  if (!jestOk && report.numFailedTests === 0) failed += Math.max(1, report.numFailedTestSuites + report.numRuntimeErrorTestSuites);
+  if (!jestOk && report.numFailedTests === 0)
+    failed += Math.max(1, report.numFailedTestSuites + report.numRuntimeErrorTestSuites);
 } else if (!jestOk) {
   failed++;
 }
@@ -55,7 +67,11 @@ rmSync(out, { recursive: true, force: true });
 // (scripts/contract-tests.mjs, ~40 s); each workflow and each newman assertion counts. CONTRACT_TESTS=0 skips it.
 if (process.env.CONTRACT_TESTS !== '0') {
   console.log('\n▶ contract tests from outside (npm run test:contract)');
-  const contract = spawnSync(process.execPath, [join(root, 'scripts', 'contract-tests.mjs')], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const contract = spawnSync(process.execPath, [join(root, 'scripts', 'contract-tests.mjs')], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   process.stdout.write(contract.stdout ?? '');
   process.stderr.write(contract.stderr ?? '');
   const counted = /(\d+) passed, (\d+) failed\s*$/.exec(contract.stdout ?? '');

@@ -12,7 +12,18 @@ function send(agent, url, spec) {
     const u = new URL(spec.path, url);
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const req = http.request(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: spec.method ?? 'GET', agent, timeout: 10_000, headers: { ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}), ...spec.headers } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        method: spec.method ?? 'GET',
+        agent,
+        timeout: 10_000,
+        headers: {
+          ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
+          ...spec.headers,
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -114,5 +125,11 @@ export async function openLoop({ url, rate, durationMs, next, expect = 200, maxI
   }
   await Promise.all(pending);
   agent.destroy();
-  return summarise(latencies, statuses, errors, (performance.now() - t0) / 1000, { rate, dropped, issued, maxLagMs, stallsOver100ms });
+  return summarise(latencies, statuses, errors, (performance.now() - t0) / 1000, {
+    rate,
+    dropped,
+    issued,
+    maxLagMs,
+    stallsOver100ms,
+  });
 }

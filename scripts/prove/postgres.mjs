@@ -9,8 +9,11 @@ import { freePort, sleep, tempDir, waitFor } from './region.mjs';
 
 function binDir() {
   const base = '/usr/lib/postgresql';
-  if (!existsSync(base)) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql (apt-get install postgresql)');
-  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  if (!existsSync(base))
+    throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql (apt-get install postgresql)');
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(join(base, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   if (!versions.length) throw new Error('no pg_ctl under /usr/lib/postgresql/*/bin');
   return join(base, versions[0], 'bin');
 }
@@ -31,7 +34,8 @@ export async function startPrivatePostgres({ database = 'core' } = {}) {
     const command = asRoot ? 'runuser' : join(bin, tool);
     const argv = asRoot ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
     const result = spawnSync(command, argv, { cwd: dir, encoding: 'utf8', timeout: 60_000 });
-    if (check && result.status !== 0) throw new Error(`${tool} ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
+    if (check && result.status !== 0)
+      throw new Error(`${tool} ${args.join(' ')} failed: ${result.stderr || result.stdout}`);
     return result;
   };
   /** The same without blocking this process (load keeps flowing while the server stops and starts). */
@@ -58,14 +62,31 @@ export async function startPrivatePostgres({ database = 'core' } = {}) {
     urlFor: (db) => `postgres://postgres@127.0.0.1:${port}/${db}`,
     async start() {
       await runAsync('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
-      await waitFor('PostgreSQL to accept connections', async () => run('pg_isready', ['-h', '127.0.0.1', '-p', String(port)], { check: false }).status === 0, { timeoutMs: 30_000 });
+      await waitFor(
+        'PostgreSQL to accept connections',
+        async () => run('pg_isready', ['-h', '127.0.0.1', '-p', String(port)], { check: false }).status === 0,
+        { timeoutMs: 30_000 },
+      );
     },
     /** `fast`: clean shutdown, clients disconnected; `immediate`: like a crash (recovery on the next start). */
     async stop(mode = 'fast') {
       await runAsync('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']).catch(() => undefined);
     },
     createDatabase(name) {
-      run('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `create database ${name}`]);
+      run('psql', [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-U',
+        'postgres',
+        '-d',
+        'postgres',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-c',
+        `create database ${name}`,
+      ]);
       return pg.urlFor(name);
     },
     version() {

@@ -102,7 +102,9 @@ export async function startRegion({ env = {}, port, dataDir, region = 'eu-north-
       await exited;
     },
     rssMegabytes() {
-      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      const line = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('VmRSS:'));
       return Number(line.replace(/\D+/g, '')) / 1024;
     },
     cleanup() {
@@ -110,10 +112,14 @@ export async function startRegion({ env = {}, port, dataDir, region = 'eu-north-
     },
   };
   try {
-    await waitFor(`region ${region} on ${baseUrl} to be ready`, async () => {
-      if (child.exitCode !== null) throw new Error(`region exited with ${child.exitCode}:\n${output.slice(-4000)}`);
-      return (await ready(baseUrl)) === 200;
-    }, { timeoutMs: readyTimeoutMs, intervalMs: 250 });
+    await waitFor(
+      `region ${region} on ${baseUrl} to be ready`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`region exited with ${child.exitCode}:\n${output.slice(-4000)}`);
+        return (await ready(baseUrl)) === 200;
+      },
+      { timeoutMs: readyTimeoutMs, intervalMs: 250 },
+    );
   } catch (error) {
     await handle.kill9();
     handle.cleanup();

@@ -101,7 +101,10 @@ export async function startSmtpSink() {
     logger: false,
     size: 10 * 1024 * 1024,
     onRcptTo(address, _session, callback) {
-      if (rulesFor(behaviour, address.address).failAlways?.has?.(address.address) || rulesFor(behaviour, address.address).rejectRecipient) {
+      if (
+        rulesFor(behaviour, address.address).failAlways?.has?.(address.address) ||
+        rulesFor(behaviour, address.address).rejectRecipient
+      ) {
         log.attempts.push({ key: null, to: address.address, at: Date.now(), accepted: false, reason: 'rcpt 550' });
         const error = new Error('Mailbox unavailable');
         error.responseCode = 550;
@@ -131,7 +134,15 @@ export async function startSmtpSink() {
         }
         // A mail system keeps one copy of a Message-ID per mailbox: a repeat is accepted, not delivered again.
         const delivered = log.deliver(messageId === null ? null : `${to}\n${messageId}`);
-        log.attempts.push({ key, messageId, to, at: Date.now(), accepted: true, delivered, subject: header('subject') ?? '' });
+        log.attempts.push({
+          key,
+          messageId,
+          to,
+          at: Date.now(),
+          accepted: true,
+          delivered,
+          subject: header('subject') ?? '',
+        });
         callback(null, delivered ? 'queued' : 'queued (duplicate Message-ID, not delivered again)');
       });
     },
@@ -165,12 +176,23 @@ export async function startHttpSink() {
       const rules = rulesFor(behaviour, message.to);
       if (attempt === 1 && rules.firstAttemptDelayMs) await sleep(rules.firstAttemptDelayMs);
       if (rules.delayMs) await sleep(rules.delayMs);
-      const refuse = rules.down || attempt <= rules.failFirstAttempts || rules.failAlways.has(message.to) || rules.rejectRecipient;
+      const refuse =
+        rules.down || attempt <= rules.failFirstAttempts || rules.failAlways.has(message.to) || rules.rejectRecipient;
       // An idempotency key already accepted answers success and is not delivered again (the provider contract).
       const delivered = !refuse && log.deliver(key === null ? null : `${channel}\n${key}`);
-      log.attempts.push({ key, to: message.to, channel, at: Date.now(), accepted: !refuse, delivered, text: message.text });
+      log.attempts.push({
+        key,
+        to: message.to,
+        channel,
+        at: Date.now(),
+        accepted: !refuse,
+        delivered,
+        text: message.text,
+      });
       if (refuse) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable"}');
-      res.writeHead(200, { 'content-type': 'application/json' }).end(delivered ? '{"status":"accepted"}' : '{"status":"duplicate"}');
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(delivered ? '{"status":"accepted"}' : '{"status":"duplicate"}');
     });
   });
   server.keepAliveTimeout = 5_000;
