@@ -18,8 +18,8 @@ import {
   expectAnnounced,
   expectProvenSession as expectProven,
   fillLogin,
-  focused,
-  focusedRole,
+  expectFocus,
+  expectFocusRole,
   isUnavailable,
   loginPathFor,
   refuseProbes,
@@ -76,14 +76,14 @@ describe('sign-in in a real browser against two regions', () => {
     await fillLogin(page, '', '');
     expect(await text(page, '#email-error')).toBe(en.validation.emailRequired);
     expect(await text(page, '#password-error')).toBe(en.validation.passwordRequired);
-    expect(await focused(page)).toBe('input#email');
+    await expectFocus(page, 'input#email');
     await fillLogin(page, 'anna@', '');
     expect(await text(page, '#email-error')).toBe(en.validation.emailInvalid);
     expect(await text(page, '#password-error')).toBe(en.validation.passwordRequired);
     await fillLogin(page, 'anna@demo.test', '');
     await page.locator('#email-error').waitFor({ state: 'detached' });
     expect(await text(page, '#password-error')).toBe(en.validation.passwordRequired);
-    expect(await focused(page)).toBe('input#password');
+    await expectFocus(page, 'input#password');
     expect(apiCalls(requests)).toEqual([]);
   });
 
@@ -92,7 +92,7 @@ describe('sign-in in a real browser against two regions', () => {
     await fillLogin(page, 'anna@demo.test', 'Wrong-Password-1!');
     expect(await text(page, '#email-error')).toBe(en.errors.invalidCredentials);
     expect(await text(page, '#password-error')).toBe(en.errors.invalidCredentials);
-    expect(await focused(page)).toBe('input#email');
+    await expectFocus(page, 'input#email');
     expect(page.url()).toContain('/login');
   });
 
@@ -122,7 +122,7 @@ describe('sign-in in a real browser against two regions', () => {
     ]);
     await page.click('form button[type=submit]');
     expect(await text(page, '#region-error')).toBe(en.validation.regionRequired);
-    expect(await focused(page)).toBe('select#region');
+    await expectFocus(page, 'select#region');
     await page.selectOption('#region', 'sa-east-1');
     await page.click('form button[type=submit]');
     await expectProvenSession(page, 'admin', 'sa-east-1');
@@ -135,7 +135,7 @@ describe('sign-in in a real browser against two regions', () => {
     await fillLogin(page, 'maria@demo.test', PASSWORD);
     await page.waitForFunction(() => document.activeElement?.id === 'region-title');
     await page.keyboard.press('Shift+Tab');
-    expect(await focusedRole(page)).toBe(`button:${en.region.back}`);
+    await expectFocusRole(page, `button:${en.region.back}`);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.activeElement?.id === 'login-title');
     await expectAnnounced(page, en.login.title);
@@ -178,7 +178,7 @@ describe('sign-in in a real browser against two regions', () => {
     await page.keyboard.type('12');
     await page.keyboard.press('Enter');
     expect(await text(page, '#code-error')).toBe(en.validation.codeLength);
-    expect(await focused(page)).toBe('input#code');
+    await expectFocus(page, 'input#code');
     const code = codeIn(message);
     await page.fill('#code', code === '000000' ? '111111' : '000000');
     expect(await text(page, '#code-error')).toBe(en.errors.incorrectCode);
@@ -215,7 +215,7 @@ describe('sign-in in a real browser against two regions', () => {
         await page.evaluate(() => /to (\S+)\.$/.exec(document.querySelector('form p')?.textContent ?? '')?.[1] ?? ''),
       ),
     );
-    expect(await focused(page)).toBe(`button:${en.twoFactor.resendSms}`);
+    await expectFocus(page, `button:${en.twoFactor.resendSms}`);
     expect(await isUnavailable(page, en.twoFactor.resendSms)).toBe(true);
     const sms = await awaitMessage(stack.europe.url, PHONE_SOFIA, since);
     expect(sms.channel).toBe('sms');
@@ -246,18 +246,19 @@ describe('sign-in in a real browser against two regions', () => {
       return response.status;
     });
     expect(ended).toBeLessThan(300);
+    await expectFocus(page, 'input#code');
     await page.keyboard.type('123456');
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toBe(en.twoFactor.sessionEnded);
-    expect(await focused(page)).toBe('div#two-factor-ended');
+    await expectFocus(page, 'div#two-factor-ended');
     expect(await page.locator('#code').count()).toBe(0);
     await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe(`button:${en.twoFactor.logInAgain}`);
+    await expectFocus(page, `button:${en.twoFactor.logInAgain}`);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: en.login.title }).waitFor();
     expect(await page.inputValue('#email')).toBe('erik@demo.test');
-    expect(await focused(page)).toBe('input#password');
+    await expectFocus(page, 'input#password');
     expect(challengeRequests(requests)).toHaveLength(1);
   });
 
@@ -268,7 +269,7 @@ describe('sign-in in a real browser against two regions', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/^Too many attempts\. Please wait [1-4] seconds? and try again\.$/);
-    expect(await focusedRole(page)).toBe('alert:');
+    await expectFocusRole(page, 'alert:');
     expect(await isUnavailable(page, en.login.submit)).toBe(true);
     const asked = apiCalls(requests).length;
     // Pressed anyway (Enter in a field, a click that does not wait for the button): nothing is sent.
@@ -280,7 +281,7 @@ describe('sign-in in a real browser against two regions', () => {
     await alert.focus();
     await alert.waitFor({ state: 'detached', timeout: 8000 });
     expect(await isUnavailable(page, en.login.submit)).toBe(false);
-    expect(await focused(page)).toBe('button#login-submit');
+    await expectFocus(page, 'button#login-submit');
   });
 
   test('a password field warns while Caps Lock is on, and the warning is read with the field', async () => {
@@ -337,7 +338,7 @@ describe('sign-in in a real browser against two regions', () => {
     await page.fill('#email', 'nobody@demo.test');
     await page.click('form button[type=submit]');
     expect(await text(page, '[role=status] h2')).toBe(en.forgotPassword.sentTitle);
-    expect(await focused(page)).toBe('h2#forgot-password-sent');
+    await expectFocus(page, 'h2#forgot-password-sent');
     expect(await text(page, '[role=status] p:first-of-type')).toBe(
       en.forgotPassword.sent.replace('{{email}}', 'nobody@demo.test'),
     );
@@ -362,7 +363,7 @@ describe('sign-in in a real browser against two regions', () => {
     await page.waitForFunction(() => document.activeElement?.id === 'email');
     await page.keyboard.type('maria@demo.test');
     await page.keyboard.press('Tab');
-    expect(await focused(page)).toBe('input#password');
+    await expectFocus(page, 'input#password');
     await page.keyboard.type(PASSWORD);
     await page.keyboard.press('Enter');
     await expectProvenSession(page, 'academy', 'eu-north-1');

@@ -17,7 +17,7 @@ import pt from '../src/i18n/locales/pt.json';
 import sv from '../src/i18n/locales/sv.json';
 import { SCREENSHOTS, axeViolations, screenshot } from './support/browser';
 import { browserSuite } from './support/browser-suite';
-import { type Platform, expectProvenSession as expectProven, text } from './support/sign-in-pages';
+import { type Platform, expectFocus, expectProvenSession as expectProven, text } from './support/sign-in-pages';
 import type { Stack } from './support/stack';
 
 const SSO_USER = 'sso-user@sso.demo.test';
@@ -114,7 +114,7 @@ describe('Log in with SSO in a real browser', () => {
     const { page, requests } = await visit(loginPath());
     await startSso(page, '');
     expect(await text(page, '#sso-email-error')).toBe(en.validation.emailRequired);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('sso-email');
+    await expectFocus(page, 'input#sso-email');
     await page.fill('#sso-email', 'sso-user@');
     await page.getByRole('button', { name: en.sso.submit }).click();
     expect(await text(page, '#sso-email-error')).toBe(en.validation.emailInvalid);

@@ -55,7 +55,7 @@ export async function expectProvenSession(stack: Stack, page: Page, platform: Pl
 }
 
 /** The focused element, as `tag#id` (or `tag` with its text when it has no id). */
-export const focused = (page: Page) =>
+const focused = (page: Page) =>
   page.evaluate(() => {
     const element = document.activeElement;
     if (!element || element === document.body) return 'body';
@@ -65,11 +65,31 @@ export const focused = (page: Page) =>
   });
 
 /** The role and accessible label of the focused element (for elements without an id or text of their own). */
-export const focusedRole = (page: Page) =>
+const focusedRole = (page: Page) =>
   page.evaluate(() => {
     const element = document.activeElement;
     return `${element?.getAttribute('role') ?? element?.tagName.toLowerCase()}:${element?.getAttribute('aria-label') ?? ''}`;
   });
+
+/*
+ * The app moves the focus in an effect, which runs after the render that a test may already have seen (an error
+ * text, a heading): so these wait up to 5 s for the focus to arrive, then assert where it is.
+ */
+async function expectFocusBy(page: Page, describe: (page: Page) => Promise<string>, expected: string) {
+  const deadline = Date.now() + 5000;
+  let actual = await describe(page);
+  while (actual !== expected && Date.now() < deadline) {
+    await page.waitForTimeout(25);
+    actual = await describe(page);
+  }
+  expect(actual).toBe(expected);
+}
+
+/** Asserts that the focus is (or within 5 s arrives) on `expected`, written as `tag#id` or `tag:text`. */
+export const expectFocus = (page: Page, expected: string) => expectFocusBy(page, focused, expected);
+
+/** Asserts that the focus is (or within 5 s arrives) on the element with this `role:aria-label`. */
+export const expectFocusRole = (page: Page, expected: string) => expectFocusBy(page, focusedRole, expected);
 
 /** Waits until the app's polite live region says `words`. */
 export const expectAnnounced = (page: Page, words: string) =>
