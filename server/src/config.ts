@@ -74,6 +74,9 @@ const signingKeys = z
   )
   .transform((keys) => keys as JWK[]);
 
+/** pino's levels, and silent. */
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 const secretKey = z
   .string()
   .refine((value) => Buffer.from(value, 'base64').length >= 32, 'must decode to at least 32 bytes (base64)');
@@ -91,7 +94,7 @@ const variables = z.object({
   CORS_ORIGINS: optional(list),
   REDIRECT_ALLOW_LIST: optional(list),
   BODY_LIMIT: optional(z.string()),
-  LOG_LEVEL: optional(z.string()),
+  LOG_LEVEL: optional(z.enum(logLevels, { message: `must be one of ${logLevels.join(', ')}` })),
   TRUST_PROXY: optional(z.string()),
   ACCESS_TOKEN_SIGNING_KEYS: optional(signingKeys),
   SECRET_KEY: optional(secretKey),

@@ -1,7 +1,6 @@
 // `npm run admin -- <command>`: the operator tool against this region's database (see program.ts; `--help`).
 import { buildServices } from '../bootstrap';
 import { loadConfig } from '../config';
-import { createLogger } from '../logger';
 import type { Services } from '../services';
 import type { AdminIo } from './admin-io';
 import { runAdmin } from './program';
@@ -11,9 +10,8 @@ async function main(): Promise<number> {
   const io: AdminIo = {
     out: (text) => void process.stdout.write(text),
     err: (text) => void process.stderr.write(text),
-    // Only what went wrong is logged; what a command did, it prints.
-    services: () =>
-      (state.opened ??= buildServices(loadConfig(), { logger: createLogger(process.env.LOG_LEVEL ?? 'error') })),
+    // Only what went wrong is logged unless LOG_LEVEL says otherwise; what a command did, it prints.
+    services: () => (state.opened ??= buildServices(loadConfig({ LOG_LEVEL: 'error', ...process.env }))),
     readStdin: async () => {
       let text = '';
       for await (const chunk of process.stdin) text += chunk;
