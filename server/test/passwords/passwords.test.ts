@@ -18,34 +18,34 @@ const login = (email: string, password: string) =>
 let ipCounter = 0;
 const ip = () => `10.2.${Math.floor(ipCounter / 250)}.${ipCounter++ % 250}`;
 
+/** GET /users/{userId}/password-{set|reset}: the link's state, asked from a fresh address. */
+const linkState = (kind: 'set' | 'reset', userId: number, token: string) =>
+  request(ctx.app)
+    .get(`/core/v1/users/${userId}/password-${kind}`)
+    .query({ token })
+    .set(v1)
+    .set('x-forwarded-for', ip());
+
+/** POST /users/{userId}/password-{set|reset} with the link's token and a password, from a fresh address. */
+const useLink = (kind: 'set' | 'reset', userId: number, token: string, password: string) =>
+  request(ctx.app)
+    .post(`/core/v1/users/${userId}/password-${kind}`)
+    .set(v1)
+    .set('x-forwarded-for', ip())
+    .send(kind === 'set' ? { token, password } : { token, newPassword: password });
+
 describe('password set (invitation)', () => {
   test('GET answers valid, then POST sets the password and the user can sign in', async () => {
     const user = await insertUser(ctx.services);
     const token = await createPasswordToken(ctx.services, user.id, 'set');
-    const state = await request(ctx.app)
-      .get(`/core/v1/users/${user.id}/password-set`)
-      .query({ token })
-      .set(v1)
-      .set('x-forwarded-for', ip());
+    const state = await linkState('set', user.id, token);
     expect(state.body).toEqual({ state: 'valid' });
-    const set = await request(ctx.app)
-      .post(`/core/v1/users/${user.id}/password-set`)
-      .set(v1)
-      .set('x-forwarded-for', ip())
-      .send({ token, password: newPassword });
+    const set = await useLink('set', user.id, token, newPassword);
     expect(set.status).toBe(204);
     expect((await login(user.email, newPassword)).status).toBe(201);
-    const used = await request(ctx.app)
-      .get(`/core/v1/users/${user.id}/password-set`)
-      .query({ token })
-      .set(v1)
-      .set('x-forwarded-for', ip());
+    const used = await linkState('set', user.id, token);
     expect(used.body).toEqual({ state: 'used' });
-    const again = await request(ctx.app)
-      .post(`/core/v1/users/${user.id}/password-set`)
-      .set(v1)
-      .set('x-forwarded-for', ip())
-      .send({ token, password: newPassword });
+    const again = await useLink('set', user.id, token, newPassword);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('USER_PASSWORD_ALREADY_SET');
   });
@@ -54,20 +54,8 @@ describe('password set (invitation)', () => {
     const user = await insertUser(ctx.services);
     const token = await createPasswordToken(ctx.services, user.id, 'set');
     clock.advance(31 * 86_400_000);
-    expect(
-      (
-        await request(ctx.app)
-          .get(`/core/v1/users/${user.id}/password-set`)
-          .query({ token })
-          .set(v1)
-          .set('x-forwarded-for', ip())
-      ).body.state,
-    ).toBe('expired');
-    const res = await request(ctx.app)
-      .post(`/core/v1/users/${user.id}/password-set`)
-      .set(v1)
-      .set('x-forwarded-for', ip())
-      .send({ token, password: newPassword });
+    expect((await linkState('set', user.id, token)).body.state).toBe('expired');
+    const res = await useLink('set', user.id, token, newPassword);
     expect(res.status).toBe(410);
     expect(res.body.error.code).toBe('USER_PASSWORD_SET_TOKEN_EXPIRED');
   });
@@ -77,20 +65,8 @@ describe('password set (invitation)', () => {
     const other = await insertUser(ctx.services);
     const token = await createPasswordToken(ctx.services, other.id, 'set');
     for (const t of [token, 'x'.repeat(43)]) {
-      expect(
-        (
-          await request(ctx.app)
-            .get(`/core/v1/users/${user.id}/password-set`)
-            .query({ token: t })
-            .set(v1)
-            .set('x-forwarded-for', ip())
-        ).body.state,
-      ).toBe('invalid');
-      const res = await request(ctx.app)
-        .post(`/core/v1/users/${user.id}/password-set`)
-        .set(v1)
-        .set('x-forwarded-for', ip())
-        .send({ token: t, password: newPassword });
+      expect((await linkState('set', user.id, t)).body.state).toBe('invalid');
+      const res = await useLink('set', user.id, t, newPassword);
       expect(res.body.error.code).toBe('USER_PASSWORD_SET_TOKEN_INVALID');
     }
   });
@@ -98,11 +74,7 @@ describe('password set (invitation)', () => {
   test('a weak password answers 400 with one issue per broken rule, and changes nothing', async () => {
     const user = await insertUser(ctx.services);
     const token = await createPasswordToken(ctx.services, user.id, 'set');
-    const res = await request(ctx.app)
-      .post(`/core/v1/users/${user.id}/password-set`)
-      .set(v1)
-      .set('x-forwarded-for', ip())
-      .send({ token, password: 'short' });
+    const res = await useLink('set', user.id, token, 'short');
     expect(res.status).toBe(400);
     expect(res.body.error.issues.map((i: { rule: string }) => i.rule)).toEqual([
       'PASSWORD_TOO_SHORT',
@@ -116,11 +88,7 @@ describe('password set (invitation)', () => {
       message: 'Password must be at least 10 characters',
       rule: 'PASSWORD_TOO_SHORT',
     });
-    const noLower = await request(ctx.app)
-      .post(`/core/v1/users/${user.id}/password-set`)
-      .set(v1)
-      .set('x-forwarded-for', ip())
-      .send({ token, password: 'ALLUPPER123!' });
+    const noLower = await useLink('set', user.id, token, 'ALLUPPER123!');
     expect(noLower.body.error.issues.map((i: { message: string }) => i.message)).toEqual([
       'Password must contain a lowercase letter',
     ]);
@@ -130,15 +98,7 @@ describe('password set (invitation)', () => {
       .where('id', '=', user.id)
       .executeTakeFirstOrThrow();
     expect(row.password_hash).toBeNull();
-    expect(
-      (
-        await request(ctx.app)
-          .get(`/core/v1/users/${user.id}/password-set`)
-          .query({ token })
-          .set(v1)
-          .set('x-forwarded-for', ip())
-      ).body.state,
-    ).toBe('valid');
+    expect((await linkState('set', user.id, token)).body.state).toBe('valid');
   });
 });
 
@@ -170,20 +130,8 @@ describe('password reset', () => {
     await new Promise((r) => setTimeout(r, 200));
     const link = new URL(/(http\S+)/.exec((await latestOutboxMessage(ctx.services, user.email))!.body)![1]);
     const token = link.searchParams.get('token')!;
-    expect(
-      (
-        await request(ctx.app)
-          .get(`/core/v1/users/${user.id}/password-reset`)
-          .query({ token })
-          .set(v1)
-          .set('x-forwarded-for', ip())
-      ).body.state,
-    ).toBe('valid');
-    const res = await request(ctx.app)
-      .post(`/core/v1/users/${user.id}/password-reset`)
-      .set(v1)
-      .set('x-forwarded-for', ip())
-      .send({ token, newPassword });
+    expect((await linkState('reset', user.id, token)).body.state).toBe('valid');
+    const res = await useLink('reset', user.id, token, newPassword);
     expect(res.status).toBe(204);
     expect((await login(user.email, newPassword)).status).toBe(201);
     expect((await login(user.email, goodPassword)).status).toBe(401);
@@ -192,11 +140,7 @@ describe('password reset', () => {
       .set(v1)
       .set('authorization', `Bearer ${session.refreshToken}`);
     expect(refresh.status).toBe(401);
-    const reuse = await request(ctx.app)
-      .post(`/core/v1/users/${user.id}/password-reset`)
-      .set(v1)
-      .set('x-forwarded-for', ip())
-      .send({ token, newPassword });
+    const reuse = await useLink('reset', user.id, token, newPassword);
     expect(reuse.body.error.code).toBe('USER_PASSWORD_SET_TOKEN_INVALID');
   });
 
@@ -204,11 +148,7 @@ describe('password reset', () => {
     const user = await insertUserWithPassword(ctx.services);
     const token = await createPasswordToken(ctx.services, user.id, 'reset');
     clock.advance(31 * 60_000);
-    const res = await request(ctx.app)
-      .post(`/core/v1/users/${user.id}/password-reset`)
-      .set(v1)
-      .set('x-forwarded-for', ip())
-      .send({ token, newPassword });
+    const res = await useLink('reset', user.id, token, newPassword);
     expect(res.body.error.code).toBe('USER_PASSWORD_SET_TOKEN_EXPIRED');
   });
 
