@@ -5,7 +5,7 @@
 // an existing data directory picks up a changed issuer, client id or secret.
 import { saveOidcSettings } from '../modules/integrations';
 import { upsertSsoDomain } from '../modules/sso';
-import { buildPermissions } from '../modules/users';
+import { buildPermissions, defaultUserSettings } from '../modules/users';
 import { emailHash } from '../security/hashing';
 import type { Services } from '../services';
 
@@ -68,13 +68,7 @@ export async function seedDevSso(services: Services): Promise<number | null> {
       .executeTakeFirstOrThrow();
     await db
       .insertInto('user_settings')
-      .values({
-        user_id: user.id,
-        receive_emails: true,
-        notify_checklists: true,
-        notify_documents: true,
-        preferred_language: null,
-      })
+      .values({ user_id: user.id, ...defaultUserSettings })
       .execute();
   }
   await db

@@ -1,6 +1,6 @@
 // Demo data for development (never run in production): two tenants per region and the demo accounts listed
 // in the README, all with the password `Demo-Password-1!`. Idempotent: it does nothing once tenants exist.
-import { buildPermissions, memberPermissions } from '../modules/users';
+import { buildPermissions, defaultUserSettings, memberPermissions } from '../modules/users';
 import { emailHash } from '../security/hashing';
 import { hashPassword } from '../security/passwords';
 import type { Services } from '../services';
@@ -55,13 +55,7 @@ export async function seedDemoData(services: Services): Promise<boolean> {
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('user_settings')
-        .values({
-          user_id: id,
-          receive_emails: true,
-          notify_checklists: true,
-          notify_documents: true,
-          preferred_language: null,
-        })
+        .values({ user_id: id, ...defaultUserSettings })
         .execute();
       for (const index of u.tenants) {
         const permissions = u.admin ? buildPermissions(true) : memberPermissions();

@@ -2,6 +2,7 @@
 // invitation links carry.
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database';
+import { defaultUserSettings } from '../users';
 
 /** The user as an invitation to this tenant needs them: account state, membership here, organisation name. */
 export const findInvitee = (db: Executor, userId: number, tenantId: number) =>
@@ -59,13 +60,7 @@ export async function deleteOutstandingPasswordTokens(db: Executor, userId: numb
 export async function setLanguageIfUnset(db: Executor, userId: number, language: string): Promise<void> {
   await db
     .insertInto('user_settings')
-    .values({
-      user_id: userId,
-      receive_emails: true,
-      notify_checklists: true,
-      notify_documents: true,
-      preferred_language: language,
-    })
+    .values({ user_id: userId, ...defaultUserSettings, preferred_language: language })
     .onConflict((oc) =>
       oc
         .column('user_id')

@@ -1,3 +1,4 @@
 // Users: the module's public face.
 export { userHandlers } from './users.handlers';
 export { buildPermissions, memberPermissions } from './permission-flags';
+export { defaultUserSettings } from './default-settings';

@@ -5,6 +5,7 @@ import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
 import { sharesVisibleGroup, viewerOf } from '../groups';
+import { defaultUserSettings } from './default-settings';
 import { buildPermissions, permissionAreas, type UserPermissions } from './permission-flags';
 import { toUser, type User, type UserRow } from '../../shared/user-view';
 import {
@@ -65,14 +66,7 @@ export async function updateOwnProfile(
   return toUser(updated, services.config.publicBaseUrl);
 }
 
-const defaultSettings = {
-  receive_emails: true,
-  notify_checklists: true,
-  notify_documents: true,
-  preferred_language: null as string | null,
-};
-
-const toSettings = (row: typeof defaultSettings): UserSettings => ({
+const toSettings = (row: typeof defaultUserSettings): UserSettings => ({
   receiveEmails: row.receive_emails,
   notifications: { checklists: row.notify_checklists, documents: row.notify_documents },
   preferredLanguage: row.preferred_language as UserSettings['preferredLanguage'],
@@ -85,7 +79,7 @@ export async function getOwnSettings(
   userId: number,
 ): Promise<UserSettings> {
   await ownUser(services, auth, tenantId, userId);
-  return toSettings((await findUserSettings(services.db, userId)) ?? defaultSettings);
+  return toSettings((await findUserSettings(services.db, userId)) ?? defaultUserSettings);
 }
 
 export async function updateOwnSettings(
@@ -96,7 +90,7 @@ export async function updateOwnSettings(
   body: UpdateUserSettingsRequest,
 ): Promise<UserSettings> {
   await ownUser(services, auth, tenantId, userId);
-  const current = (await findUserSettings(services.db, userId)) ?? defaultSettings;
+  const current = (await findUserSettings(services.db, userId)) ?? defaultUserSettings;
   const next = {
     receive_emails: body.receiveEmails ?? current.receive_emails,
     notify_checklists: body.notifications?.checklists ?? current.notify_checklists,
