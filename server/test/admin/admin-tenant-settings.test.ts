@@ -95,6 +95,24 @@ describe('scim-key create', () => {
 });
 
 describe('sso domain / oidc / saml / show', () => {
+  /** `sso oidc` for the test tenant, every setting but the client secret. */
+  const oidcArgs = () => [
+    'sso',
+    'oidc',
+    '--tenant',
+    String(tenant),
+    '--issuer',
+    'https://idp.example',
+    '--authorization-endpoint',
+    'https://idp.example/auth',
+    '--token-endpoint',
+    'https://idp.example/token',
+    '--jwks-uri',
+    'https://idp.example/jwks',
+    '--client-id',
+    'school',
+  ];
+
   test('registers a domain, an OIDC client with its secret from standard input, and a SAML provider; show tells all but the secret', async () => {
     expect(
       (await admin(['sso', 'domain', '--domain', 'School.Example', '--tenant', String(tenant), '--kind', 'oidc'])).out,
@@ -102,27 +120,7 @@ describe('sso domain / oidc / saml / show', () => {
     const probe = await request(ctx.app).get('/core/v1/probes/idpDomain/school.example').set(v1);
     expect(probe.status).toBe(200);
 
-    const oidc = await admin(
-      [
-        'sso',
-        'oidc',
-        '--tenant',
-        String(tenant),
-        '--issuer',
-        'https://idp.example',
-        '--authorization-endpoint',
-        'https://idp.example/auth',
-        '--token-endpoint',
-        'https://idp.example/token',
-        '--jwks-uri',
-        'https://idp.example/jwks',
-        '--client-id',
-        'school',
-        '--client-secret-file',
-        '-',
-      ],
-      'the-client-secret\n',
-    );
+    const oidc = await admin([...oidcArgs(), '--client-secret-file', '-'], 'the-client-secret\n');
     expect(oidc).toMatchObject({ code: 0, err: '' });
     expect((await loadOidcClient(ctx.services, tenant))?.clientSecret).toBe('the-client-secret');
 
@@ -194,22 +192,7 @@ describe('sso domain / oidc / saml / show', () => {
       ]),
       'Cannot read the certificate file',
     );
-    const oidc = [
-      'sso',
-      'oidc',
-      '--tenant',
-      String(tenant),
-      '--issuer',
-      'https://idp.example',
-      '--authorization-endpoint',
-      'https://idp.example/auth',
-      '--token-endpoint',
-      'https://idp.example/token',
-      '--jwks-uri',
-      'https://idp.example/jwks',
-      '--client-id',
-      'school',
-    ];
+    const oidc = oidcArgs();
     expectRefused(await admin([...oidc, '--client-secret-file', '-'], '   \n'), 'The client secret is empty.');
     expectRefused(
       await admin([...oidc, '--client-secret-file', join(files, 'missing.txt')]),
