@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from '../support/context';
-import { insertTenant, v1 } from '../support/fixtures';
-import { goodPassword, insertUserWithPassword, movableClock } from '../support/sign-in';
+import { v1 } from '../support/fixtures';
+import { movableClock, passwordSession, refreshSession } from '../support/sign-in';
 
 let ctx: TestContext;
 const clock = movableClock();
@@ -10,18 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function newSession() {
-  const tenant = await insertTenant(ctx.services);
-  const user = await insertUserWithPassword(ctx.services, { tenants: [tenant] });
-  const res = await request(ctx.app)
-    .post('/core/v1/sessions')
-    .set(v1)
-    .send({ grantType: 'password', email: user.email, password: goodPassword });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; accessToken: string; refreshToken: string };
-}
-const refresh = (id: string, token: string) =>
-  request(ctx.app).put(`/core/v1/sessions/${id}`).set(v1).set('authorization', `Bearer ${token}`);
+const newSession = () => passwordSession(ctx);
+const refresh = (id: string, token: string) => refreshSession(ctx, id, token);
 const useAccess = (session: { id: string }, accessToken: string) =>
   request(ctx.app)
     .post(`/core/v1/sessions/${session.id}/challenges`)

@@ -1,7 +1,9 @@
 // Helpers for sign-in tests: users with real argon2 password hashes, and a clock tests can move.
+import request from 'supertest';
 import { hashPassword } from '../../src/security/passwords';
 import type { Services } from '../../src/services';
-import { insertUser, type UserOptions } from './fixtures';
+import type { TestContext } from './context';
+import { insertTenant, insertUser, v1, type UserOptions } from './fixtures';
 
 export const goodPassword = 'Correct-Horse-9!';
 let cachedHash: Promise<string> | null = null;
@@ -28,3 +30,19 @@ export const latestOutboxMessage = async (services: Services, to: string) =>
     .executeTakeFirst();
 
 export const codeFrom = (body: string) => /\b(\d{6})\b/.exec(body)?.[1] ?? '';
+
+/** A new member of a new tenant signs in with a password through the API: the session as answered (201). */
+export async function passwordSession(ctx: TestContext) {
+  const tenant = await insertTenant(ctx.services);
+  const user = await insertUserWithPassword(ctx.services, { tenants: [tenant] });
+  const res = await request(ctx.app)
+    .post('/core/v1/sessions')
+    .set(v1)
+    .send({ grantType: 'password', email: user.email, password: goodPassword });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; accessToken: string; refreshToken: string };
+}
+
+/** PUT /sessions/{id}: a refresh with `token`. */
+export const refreshSession = (ctx: TestContext, id: string, token: string) =>
+  request(ctx.app).put(`/core/v1/sessions/${id}`).set(v1).set('authorization', `Bearer ${token}`);
