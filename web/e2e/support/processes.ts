@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { dirname } from 'node:path';
 
 /** Ports the developer's `npm start` uses: the tests never take them. */
 const RESERVED = new Set([4000, 4001, 4100, 5173]);
@@ -34,12 +35,13 @@ export interface Spawned {
   exited: Promise<number | string | null>;
 }
 
-/** Starts a process with its output in `logFile`. */
+/** Starts a process with its output in `logFile` (its folder is made when missing). */
 export function startProcess(
   command: string,
   args: string[],
   options: { cwd: string; env: NodeJS.ProcessEnv; logFile: string },
 ): Spawned {
+  mkdirSync(dirname(options.logFile), { recursive: true });
   const log = createWriteStream(options.logFile);
   const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log, { end: false });
