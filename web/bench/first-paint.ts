@@ -9,12 +9,13 @@
 // docs/benchmarks.md; the exit code is 1 when a budget is missed.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { standaloneNginxConf } from '../deploy/security-headers.ts';
+import { launchChromium } from '../e2e/support/chromium.ts';
+import { freePort } from '../e2e/support/processes.ts';
 
 const WEB = resolve(import.meta.dirname, '..');
 const ROUNDS = 5;
@@ -62,17 +63,6 @@ function build(dist: string): void {
     },
   );
   if (result.status !== 0) throw new Error('vite build failed');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 async function serve(dist: string, dir: string): Promise<{ origin: string; stop: () => void }> {
@@ -149,19 +139,7 @@ async function main() {
   if (distAt < 0) build(dist);
   const kb = (initialJavaScriptBytes(dist) / 1000).toFixed(1);
   const server = await serve(dist, join(temp, 'nginx'));
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const rows: { profile: Profile; samples: Sample[] }[] = [];
   try {
     await visit(browser, server.origin, PROFILES[0]); // warm the browser process itself, not measured

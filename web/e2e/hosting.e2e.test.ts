@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { scriptHash } from '../shell/boot-script';
 import { securityHeaders } from '../deploy/security-headers';
 import sv from '../src/i18n/locales/sv.json';
-import { launchChromium } from './support/browser';
+import { launchChromium } from './support/chromium';
 import { buildWeb, startNginx } from './support/hosting';
 import { type Spawned, freePort, startProcess, stopProcess, waitForHttp } from './support/processes';
 import { ROOT, TEST_OUTPUT, WEB } from './support/stack';

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../../web/e2e/support/chromium';
 import { freePort, startProcess, type Spawned } from '../../../web/e2e/support/processes';
 
 jest.setTimeout(300_000);
@@ -85,19 +85,7 @@ describe('npm start', () => {
     const demoLogin = /^Demo calling platform.*?(http:\/\/\S+\/app\/login)/m.exec(ready)?.[1] ?? '';
     expect(demoLogin).toMatch(/^http:\/\/localhost:\d+\/app\/login$/);
     // Debian's Chromium, headless, as the web app's end-to-end tests run it (never a downloaded browser).
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       await page.goto(first);

@@ -3,7 +3,7 @@
 // each test.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { securityHeaders } from '../../deploy/security-headers';
-import { launchChromium } from './browser';
+import { launchChromium } from './chromium';
 import { type Stack, WEB, startStack } from './stack';
 
 export interface Visit {

@@ -1,28 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { TEST_OUTPUT } from './stack-paths';
 
-export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = join(TEST_OUTPUT, 'screenshots');
-
-/** Debian's Chromium, headless; no browser is ever downloaded. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
 
 /** The WCAG levels every screen must meet (plus axe's best practices, which the app has kept at zero too). */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
