@@ -1,10 +1,16 @@
 import request from 'supertest';
 import { emailHash } from '../../src/security/hashing';
-import { upsertSamlSettings } from '../../src/modules/sso/sso.repository';
 import type { TestContext } from '../support/context';
 import { signIn, v1 } from '../support/fixtures';
 import { goodPassword, goodPasswordHash } from '../support/sign-in';
-import { challenge, createSsoTestContext, ssoPage, ssoTenant, tenantsAs, verify } from '../support/enterprise-fixtures';
+import {
+  challenge,
+  createSsoTestContext,
+  samlTenant,
+  ssoPage,
+  tenantsAs,
+  verify,
+} from '../support/enterprise-fixtures';
 import { createTestIdp, readAuthnRequest, samlResponse, type TestIdp } from '../support/saml-idp';
 import { entraUser, scim, scimKey } from '../support/scim-client';
 
@@ -17,17 +23,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function provisionedTenant() {
-  const tenant = await ssoTenant(ctx.services, 'saml');
-  await upsertSamlSettings(
-    ctx.services.db,
-    {
-      tenantId: tenant.tenantId,
-      entryPoint: idp.entryPoint,
-      idpIssuer: idp.issuer,
-      idpCertificates: [idp.certificate],
-    },
-    new Date(),
-  );
+  const tenant = await samlTenant(ctx.services, idp);
   return { ...tenant, client: scim(ctx, await scimKey(ctx, tenant)) };
 }
 

@@ -1,11 +1,11 @@
 import request from 'supertest';
-import { upsertSamlSettings } from '../../src/modules/sso/sso.repository';
 import type { TestContext } from '../support/context';
 import { insertTenant, insertUser, v1 } from '../support/fixtures';
 import { movableClock } from '../support/sign-in';
 import {
   challenge,
   createSsoTestContext,
+  samlTenant,
   ssoPage,
   ssoSession,
   ssoTenant,
@@ -27,20 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function samlTenant() {
-  const tenant = await ssoTenant(ctx.services, 'saml');
-  await upsertSamlSettings(
-    ctx.services.db,
-    {
-      tenantId: tenant.tenantId,
-      entryPoint: idp.entryPoint,
-      idpIssuer: idp.issuer,
-      idpCertificates: [idp.certificate],
-    },
-    new Date(),
-  );
-  return tenant;
-}
+const tenantWithSaml = () => samlTenant(ctx.services, idp);
 
 /** Session and challenge; answers the AuthnRequest the browser carries to the IdP. */
 async function startSaml(email: string) {
@@ -89,7 +76,7 @@ describe('GET /core/saml/sp', () => {
 
 describe('SAML sign-in', () => {
   test("the challenge sends an AuthnRequest to the tenant's IdP with the sign-in page as RelayState", async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     const { authorizationUrl, authnRequest } = await startSaml(tenant.user.email);
     expect(authorizationUrl.startsWith(`${idp.entryPoint}?`)).toBe(true);
     expect(authnRequest.relayState).toBe(ssoPage);
@@ -100,7 +87,7 @@ describe('SAML sign-in', () => {
   });
 
   test('a signed response redirects with sessionId and a one-time code; the code verifies the saml factor once', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     const { session, res } = await answer(tenant.user.email);
     const params = redirectOf(res);
     expect(params.sessionId).toBe(session.id);
@@ -119,35 +106,35 @@ describe('SAML sign-in', () => {
   });
 
   test('an unsigned response answers error=saml_validation_failed', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     expect(redirectOf((await answer(tenant.user.email, { sign: false })).res)).toEqual({
       error: 'saml_validation_failed',
     });
   });
 
   test('a response signed by a key the tenant does not trust answers error=saml_validation_failed', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     expect(redirectOf((await answer(tenant.user.email, { signWith: stranger })).res)).toEqual({
       error: 'saml_validation_failed',
     });
   });
 
   test('a response for another audience answers error=saml_validation_failed', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     expect(redirectOf((await answer(tenant.user.email, { audience: 'https://other-sp.example/saml' })).res)).toEqual({
       error: 'saml_validation_failed',
     });
   });
 
   test('an expired assertion answers error=saml_validation_failed', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     expect(redirectOf((await answer(tenant.user.email, { validForMs: -120_000 })).res)).toEqual({
       error: 'saml_validation_failed',
     });
   });
 
   test('a response to a request this service never sent answers error=saml_validation_failed', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     await startSaml(tenant.user.email);
     const saml = samlResponse(idp, {
       inResponseTo: '_never-sent',
@@ -159,21 +146,21 @@ describe('SAML sign-in', () => {
   });
 
   test('a replayed response is refused: error=saml_validation_failed, and no second code', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     const { saml, res } = await answer(tenant.user.email);
     expect(redirectOf(res).code).toBeDefined();
     expect(redirectOf(await postAcs(saml))).toEqual({ error: 'saml_validation_failed' });
   });
 
   test('an asserted identity without an account answers error=user_not_found', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     expect(redirectOf((await answer(tenant.user.email, {}, `nobody@${tenant.domain}`)).res)).toEqual({
       error: 'user_not_found',
     });
   });
 
   test('a sign-in started for an address without an account goes to the IdP like any; its answer is error=user_not_found', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     const nobody = `nobody@${tenant.domain}`;
     const { session, res } = await answer(nobody);
     expect(session.factors).toEqual({ saml: 'unverified' });
@@ -181,7 +168,7 @@ describe('SAML sign-in', () => {
   });
 
   test('an identity of another organisation answers error=unauthorized_organization', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     const outsider = await insertUser(ctx.services, {
       email: `outsider-${Date.now()}@elsewhere.test`,
       tenants: [await insertTenant(ctx.services)],
@@ -192,7 +179,7 @@ describe('SAML sign-in', () => {
   });
 
   test('a RelayState that is not an allowed page answers 400 BAD_REQUEST instead of redirecting', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     const { authnRequest } = await startSaml(tenant.user.email);
     const saml = samlResponse(idp, {
       inResponseTo: authnRequest.id,
@@ -206,7 +193,7 @@ describe('SAML sign-in', () => {
   });
 
   test('a code used after 2 minutes answers 400 SSO_CHALLENGE_EXPIRED; an unknown code AUTHORIZATION_CODE_NOT_FOUND', async () => {
-    const tenant = await samlTenant();
+    const tenant = await tenantWithSaml();
     const { session, res } = await answer(tenant.user.email);
     const unknown = await verify(ctx, session, { saml: { code: 'not-the-code' } });
     expect(unknown.body.error.code).toBe('AUTHORIZATION_CODE_NOT_FOUND');

@@ -3,10 +3,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import type { SsoKind } from '../../src/db/types';
-import { upsertSsoDomain } from '../../src/modules/sso/sso.repository';
+import { upsertSamlSettings, upsertSsoDomain } from '../../src/modules/sso/sso.repository';
 import type { Services } from '../../src/services';
 import { createTestContext, type TestContext, type TestContextOptions } from './context';
 import { insertTenant, insertUser, signIn, v1 } from './fixtures';
+import type { TestIdp } from './saml-idp';
 
 export const ssoPage = 'http://127.0.0.1:5173/login/sso';
 
@@ -27,6 +28,22 @@ export async function ssoTenant(services: Services, kind: SsoKind) {
   const admin = await insertUser(services, { email: `admin@${domain}`, tenants: [tenantId] });
   await services.db.updateTable('memberships').set({ is_admin: true }).where('user_id', '=', admin.id).execute();
   return { domain, tenantId, user, admin, adminToken: (await signIn(services, admin.id)).accessToken };
+}
+
+/** An SSO tenant (as `ssoTenant`) that signs in with SAML at `idp`. */
+export async function samlTenant(services: Services, idp: TestIdp) {
+  const tenant = await ssoTenant(services, 'saml');
+  await upsertSamlSettings(
+    services.db,
+    {
+      tenantId: tenant.tenantId,
+      entryPoint: idp.entryPoint,
+      idpIssuer: idp.issuer,
+      idpCertificates: [idp.certificate],
+    },
+    new Date(),
+  );
+  return tenant;
 }
 
 export function pkce() {
