@@ -136,6 +136,7 @@ const variables = z.object({
   HEADERS_TIMEOUT_MS: optional(integer(1_000, 120_000)),
   REQUEST_TIMEOUT_MS: optional(integer(1_000, 600_000)),
   DRAIN_DELAY_MS: optional(integer(0, 60_000)),
+  CLIENT_IPV6_PREFIX: optional(integer(56, 64)),
 });
 
 type Variables = z.output<typeof variables>;
@@ -297,6 +298,8 @@ function toConfig(v: Variables, problems: string[]) {
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 30_000,
       /** On SIGTERM, /readyz answers 503 this long before the server stops accepting (out of the balancer first). */
       drainDelayMs: v.DRAIN_DELAY_MS ?? (dev ? 0 : 2_000),
+      /** Per-client limits key an IPv6 client by this network prefix (56 to 64 bits); IPv4 by the whole address. */
+      clientIpv6Prefix: v.CLIENT_IPV6_PREFIX ?? 64,
     },
   };
 }

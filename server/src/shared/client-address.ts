@@ -1,3 +1,23 @@
+import ipaddr from 'ipaddr.js';
+
 /** The client's address as Express resolved it (behind a trusted proxy, from X-Forwarded-For), for throttling. */
 export const clientAddress = (req: { ip?: string; socket: { remoteAddress?: string } }) =>
   req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/**
+ * The key that per-client limits count under: an IPv4 address as it is, an IPv6 address by its network prefix
+ * (`ipv6PrefixBits`, /64 by default: one customer's link, which hands its devices as many addresses as they like).
+ * IPv4-mapped IPv6 addresses count as the IPv4 address. Anything that is not an address is its own key.
+ */
+export function addressKey(address: string, ipv6PrefixBits = 64): string {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.process(address);
+  } catch {
+    return address;
+  }
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const bytes = (parsed as ipaddr.IPv6).toByteArray();
+  for (let bit = ipv6PrefixBits; bit < 128; bit++) bytes[bit >> 3]! &= ~(0x80 >> (bit & 7));
+  return `${ipaddr.fromByteArray(bytes).toString()}/${ipv6PrefixBits}`;
+}
