@@ -38,11 +38,12 @@ export interface GuardOptions {
 /**
  * A sign-in attempt's lockout keys, reserved (counted as a failure) in the guard's statement before the secret is
  * checked, so concurrent attempts never get more checks than the policy allows one after another. A key
- * `unlessFamiliar` is neither checked nor counted when the source is familiar to the identity (a successful
- * sign-in from it before).
+ * `unlessFamiliar` is neither checked nor counted when the source is familiar to the identity (a completed
+ * sign-in from it before). A key `stepUp` does not refuse the attempt while it is locked: the attempt goes on
+ * without counting it, and the verdict says `stepUp` (the caller asks for more proof instead of answering 429).
  */
 export interface Attempt {
-  keys: { key: string; policy: LockoutPolicy; unlessFamiliar?: boolean }[];
+  keys: { key: string; policy: LockoutPolicy; unlessFamiliar?: boolean; stepUp?: boolean }[];
   familiar?: { emailHash: string; sourceHash: string };
 }
 
@@ -60,6 +61,7 @@ export interface LockoutValues {
   sourceHash: string | null;
   attemptKeys: string[];
   attemptUnlessFamiliar: boolean[];
+  attemptStepUp: boolean[];
   attemptFree: number[];
   attemptWindowSecs: number[];
   attemptBaseSecs: number[];
@@ -79,6 +81,7 @@ export function lockoutValues(now: Date, options: GuardOptions): LockoutValues {
     sourceHash: options.attempt?.familiar?.sourceHash ?? null,
     attemptKeys: attempt.map((a) => a.key),
     attemptUnlessFamiliar: attempt.map((a) => a.unlessFamiliar ?? false),
+    attemptStepUp: attempt.map((a) => a.stepUp ?? false),
     attemptFree: attempt.map((a) => a.policy.freeFailures),
     attemptWindowSecs: attempt.map((a) => a.policy.windowSeconds),
     attemptBaseSecs: attempt.map((a) => a.policy.baseSeconds),
@@ -90,9 +93,13 @@ type P = Placeholders<LockoutValues>;
 
 /**
  * The check, as the first common table expressions of a statement:
- * - `familiar` (column `yes`): the source signed in successfully as this identity within familiarDays;
+ * - `familiar` (column `yes`): the source completed a sign-in as this identity within familiarDays;
  * - `attempt_policy`: the attempt's keys with their policies, less those a familiar source skips;
- * - `consumed`: each rate-limited key counted once more in its window;
+ * - `stepped_up`: the attempt's step-up keys locked now (they ask for more proof instead of refusing);
+ * - `held`: the lockout and attempt keys locked now, step-up keys aside;
+ * - `limited`: the rate-limited keys already at their limit in the current window;
+ * - `consumed`: each rate-limited key counted once more in its window, only when nothing above refuses (a
+ *   refused request costs nothing);
  * - `guard_refused` (column `refused`): a rate limit is exceeded, or a lockout or attempt key is locked now.
  * A statement's own writes that must not happen when the request is refused check `guard_refused`.
  */
@@ -100,19 +107,30 @@ export const lockoutCheck = (p: P) => sql`familiar as (
       select exists (select 1 from sign_in_sources f where f.email_hash = ${p.familiarHash}::text and f.source_hash = ${p.sourceHash}::text
         and f.last_seen_at > ${p.now}::timestamptz - make_interval(days => ${sql.lit(familiarDays)})) as yes),
     attempt_policy as (
-      select * from unnest(${p.attemptKeys}::text[], ${p.attemptUnlessFamiliar}::bool[], ${p.attemptFree}::int[], ${p.attemptWindowSecs}::float8[], ${p.attemptBaseSecs}::float8[], ${p.attemptMaxSecs}::float8[])
-        as a (key, unless_familiar, free, window_secs, base_secs, max_secs)
+      select * from unnest(${p.attemptKeys}::text[], ${p.attemptUnlessFamiliar}::bool[], ${p.attemptStepUp}::bool[], ${p.attemptFree}::int[], ${p.attemptWindowSecs}::float8[], ${p.attemptBaseSecs}::float8[], ${p.attemptMaxSecs}::float8[])
+        as a (key, unless_familiar, step_up, free, window_secs, base_secs, max_secs)
       where not (a.unless_familiar and (select yes from familiar))),
+    stepped_up as (
+      select t.key, t.blocked_until from throttles t join attempt_policy a on a.key = t.key
+      where a.step_up and t.blocked_until > ${p.now}::timestamptz),
+    held as (
+      select t.key, t.blocked_until from throttles t
+      where (t.key = any(${p.lockoutKeys}::text[]) or t.key in (select key from attempt_policy))
+        and t.blocked_until > ${p.now}::timestamptz and t.key not in (select key from stepped_up)),
+    limited as (
+      select t.key, t.window_ends_at from throttles t join unnest(${p.consumeKeys}::text[], ${p.consumeLimits}::int[]) as policy (key, max) on policy.key = t.key
+      where t.window_ends_at > ${p.now}::timestamptz and t.count >= policy.max),
     consumed as (
       insert into throttles (key, count, window_ends_at)
       select key, 1, window_ends_at from unnest(${p.consumeKeys}::text[], ${p.consumeWindowEnds}::timestamptz[]) as counted (key, window_ends_at)
+      where not exists (select 1 from held) and not exists (select 1 from limited)
       on conflict (key) do update set
         count = case when throttles.window_ends_at <= ${p.now}::timestamptz then 1 else throttles.count + 1 end,
         window_ends_at = case when throttles.window_ends_at <= ${p.now}::timestamptz then excluded.window_ends_at else throttles.window_ends_at end
       returning key, count, window_ends_at),
     guard_refused as (
-      select exists (select 1 from consumed c join unnest(${p.consumeKeys}::text[], ${p.consumeLimits}::int[]) as policy (key, max) on policy.key = c.key where c.count > policy.max)
-        or exists (select 1 from throttles t where (t.key = any(${p.lockoutKeys}::text[]) or t.key in (select key from attempt_policy)) and t.blocked_until > ${p.now}::timestamptz) as refused)`;
+      select exists (select 1 from held) or exists (select 1 from limited)
+        or exists (select 1 from consumed c join unnest(${p.consumeKeys}::text[], ${p.consumeLimits}::int[]) as policy (key, max) on policy.key = c.key where c.count > policy.max) as refused)`;
 
 /** An SQL condition: the attempt is reserved (not refused, and not `unless`). */
 const reservationDue = (unless?: RawBuilder<unknown>) =>
@@ -124,8 +142,9 @@ const reservationDue = (unless?: RawBuilder<unknown>) =>
  * The attempt's reservation, as the common table expression `reserved`: each key counted as a failure (a new
  * window when the last one ended), locked for base × 2^(failures over the free ones) once past them, at most the
  * policy's longest lock. Skipped when the request is refused, and when `unless` (an SQL condition: a session
- * started on a probe's proof needs no second check). A key locked meanwhile by a concurrent attempt is not
- * counted again: lockoutVerdict refuses the request like a lock.
+ * started on a probe's proof needs no second check); a stepped-up key is not counted. A key locked meanwhile by
+ * a concurrent attempt is not counted again: lockoutVerdict refuses the request like a lock, and
+ * Throttle.verdict gives back the keys this attempt did count.
  */
 export function lockoutReservation(p: P, unless?: RawBuilder<unknown>) {
   const next = sql`(case when throttles.window_ends_at <= ${p.now}::timestamptz then 1 else throttles.count + 1 end)`;
@@ -136,7 +155,7 @@ export function lockoutReservation(p: P, unless?: RawBuilder<unknown>) {
       select a.key, 1, ${p.now}::timestamptz + make_interval(secs => a.window_secs),
         case when a.free < 1 then ${p.now}::timestamptz + make_interval(secs => a.base_secs) end
       from attempt_policy a
-      where ${reservationDue(unless)}
+      where ${reservationDue(unless)} and a.key not in (select key from stepped_up)
       on conflict (key) do update set
         count = ${next},
         window_ends_at = excluded.window_ends_at,
@@ -152,16 +171,19 @@ export const lockoutAnswer = (
   p: P,
   unless?: RawBuilder<unknown>,
 ) => sql`(select json_agg(c) from consumed c) as consumed,
-      (select json_agg(json_build_object('key', t.key, 'blocked_until', t.blocked_until)) from throttles t
-        where t.key = any(${p.lockoutKeys}::text[]) or t.key in (select key from attempt_policy)) as recorded,
+      (select json_agg(l) from limited l) as limited,
+      (select json_agg(h) from held h) as held,
+      (select json_agg(s) from stepped_up s) as stepped_up,
       (select json_agg(r) from reserved r) as reserved,
-      (select count(*) from attempt_policy) as attempt_keys,
+      (select count(*) from attempt_policy where key not in (select key from stepped_up)) as attempt_keys,
       ${reservationDue(unless)} as reservation_due,
       (select yes from familiar) as familiar`;
 
 export interface LockoutAnswer {
   consumed: { key: string; count: number; window_ends_at: string }[] | null;
-  recorded: { key: string; blocked_until: string | null }[] | null;
+  limited: { key: string; window_ends_at: string }[] | null;
+  held: { key: string; blocked_until: string }[] | null;
+  stepped_up: { key: string; blocked_until: string }[] | null;
   reserved: { key: string }[] | null;
   attempt_keys: number | string;
   reservation_due: boolean;
@@ -169,31 +191,47 @@ export interface LockoutAnswer {
 }
 
 export interface Verdict {
-  /** Lockout and attempt keys with a row on record. */
-  onRecord: Set<string>;
   /** The attempt keys reserved (to give back on success). */
   reserved: string[];
   /** The source is familiar to the identity. */
   familiar: boolean;
+  /** A step-up key is locked until then: the attempt goes on only with more proof (else 429 until then); or null. */
+  stepUp: Date | null;
 }
 
-/** Reads the lockout answer: throws 429 TOO_MANY_REQUESTS (with the wait) when refused, else what was reserved. */
+/** A concurrent attempt locked a key between this statement's look and its reservation: refused like a lock. */
+export class LostRace extends Error {
+  constructor(
+    readonly reserved: string[],
+    readonly until: Date,
+  ) {
+    super('lost race');
+  }
+}
+
+const latest = (times: string[]) => new Date(Math.max(...times.map((t) => new Date(t).getTime())));
+
+/**
+ * Reads the lockout answer: throws 429 TOO_MANY_REQUESTS (with the wait) when refused, LostRace when a
+ * concurrent attempt locked a key meanwhile (Throttle.verdict gives back what was reserved), else what was
+ * reserved.
+ */
 export function lockoutVerdict(row: LockoutAnswer, now: Date, options: GuardOptions): Verdict {
   const consume = options.consume ?? [];
+  if (row.limited?.length) throw tooManyRequests(latest(row.limited.map((r) => r.window_ends_at)));
   const over = (row.consumed ?? []).filter((r) => r.count > consume.find(([key]) => key === r.key)![1].limit);
-  if (over.length) throw tooManyRequests(new Date(Math.max(...over.map((r) => new Date(r.window_ends_at).getTime()))));
-  const recorded = row.recorded ?? [];
-  const until = recorded
-    .map((r) => (r.blocked_until === null ? 0 : new Date(r.blocked_until).getTime()))
-    .filter((t) => t > now.getTime());
-  if (until.length) throw tooManyRequests(new Date(Math.max(...until)));
+  if (over.length) throw tooManyRequests(latest(over.map((r) => r.window_ends_at)));
+  if (row.held?.length) throw tooManyRequests(latest(row.held.map((r) => r.blocked_until)));
   const reserved = (row.reserved ?? []).map((r) => r.key);
-  // A concurrent attempt locked a key between this statement's look and its reservation: refused like a lock.
   if (row.reservation_due && reserved.length < Number(row.attempt_keys)) {
     const attempt = options.attempt?.keys ?? [];
-    throw tooManyRequests(new Date(now.getTime() + Math.min(...attempt.map((a) => a.policy.baseSeconds)) * 1000));
+    throw new LostRace(
+      reserved,
+      new Date(now.getTime() + Math.min(...attempt.map((a) => a.policy.baseSeconds)) * 1000),
+    );
   }
-  return { onRecord: new Set(recorded.map((r) => r.key)), reserved, familiar: row.familiar === true };
+  const stepUp = row.stepped_up?.length ? latest(row.stepped_up.map((r) => r.blocked_until)) : null;
+  return { reserved, familiar: row.familiar === true, stepUp };
 }
 
 /** The lockout check on its own: rate limits, lockouts and an attempt's reservation, one statement. */
@@ -219,7 +257,22 @@ export class Throttle {
   async guard(options: GuardOptions): Promise<Verdict> {
     const now = this.now();
     const [row] = await guardStatement(this.db, lockoutValues(now, options));
-    return lockoutVerdict(row, now, options);
+    return this.verdict(row, now, options);
+  }
+
+  /**
+   * lockoutVerdict, and when a concurrent attempt locked a key meanwhile, what this refused attempt reserved is
+   * given back before the 429 (a refused attempt costs nothing).
+   */
+  async verdict(row: LockoutAnswer, now: Date, options: GuardOptions): Promise<Verdict> {
+    try {
+      return lockoutVerdict(row, now, options);
+    } catch (error) {
+      if (!(error instanceof LostRace)) throw error;
+      const policyOf = (key: string) => options.attempt!.keys.find((a) => a.key === key)!.policy;
+      await this.refund({ clear: [], refund: error.reserved.map((key) => [key, policyOf(key)]) });
+      throw tooManyRequests(error.until);
+    }
   }
 
   /**
@@ -241,13 +294,20 @@ export class Throttle {
     });
   }
 
-  /** Ends an identity's sign-in failures on record: its account-wide counter and those of every address. */
+  /**
+   * Ends an identity's sign-in failures on record: its account-wide counter, its second-factor failures and those
+   * of every address.
+   */
   async clearIdentity(emailHash: string): Promise<void> {
     if (!/^[0-9a-f]{64}$/.test(emailHash)) return;
     await this.db
       .deleteFrom('throttles')
       .where((eb) =>
-        eb.or([eb('key', '=', `login:account:${emailHash}`), eb('key', 'like', `login:pair:${emailHash}:%`)]),
+        eb.or([
+          eb('key', '=', `login:account:${emailHash}`),
+          eb('key', '=', `login:code:${emailHash}`),
+          eb('key', 'like', `login:pair:${emailHash}:%`),
+        ]),
       )
       .execute();
   }
@@ -285,19 +345,34 @@ export const policies = {
   loginPerPair: { freeFailures: 5, windowSeconds: 86_400, baseSeconds: 30, maxSeconds: 3600 },
   /**
    * The account-wide ceiling: failures per identity hash from sources not familiar to it (a familiar source is
-   * one the account signed in from successfully within 90 days; the right password from there is never refused
-   * because of failures from elsewhere).
+   * one the account completed a sign-in from within 90 days; the right password from there is never refused
+   * because of failures from elsewhere). While it is locked, the right password from an unfamiliar source is a
+   * step-up (a session waiting for an email code), never a 429.
    */
   loginPerAccount: { freeFailures: 20, windowSeconds: 86_400, baseSeconds: 60, maxSeconds: 3600 },
-  /** Failed logins, probes and coAlert codes per client address (familiar sources are not held back by it). */
+  /**
+   * Failed logins, probes and coAlert codes per client address (an IPv4 address, an IPv6 network prefix: see
+   * shared/client-address.ts) (familiar sources are not held back by it).
+   */
   loginPerAddress: { freeFailures: 20, windowSeconds: 3600, baseSeconds: 60, maxSeconds: 3600 },
+  /**
+   * Consecutive wrong one-time codes per identity, across its pending sessions, from sources not familiar to it:
+   * the 30th locks the second factor there (a year, in effect until a password reset or a completed sign-in,
+   * which clear it; a familiar source can still complete one). Below NIST SP 800-63B's 100: docs/decisions.md.
+   */
+  secondFactorPerIdentity: {
+    freeFailures: 29,
+    windowSeconds: 365 * 86_400,
+    baseSeconds: 365 * 86_400,
+    maxSeconds: 365 * 86_400,
+  },
+  /** `GET /probes/idpDomain/{idpDomain}` per client address (the password probe follows the sign-in's lockouts). */
   probePerAddress: { limit: 60, windowSeconds: 60 },
   /**
    * `sso` grants per client address, whoever the email is: the grant checks no secret (the identity provider
    * does), so it moves no lockout; this bounds the pending sessions one address can open.
    */
   ssoGrantPerAddress: { limit: 60, windowSeconds: 60 },
-  probePerHash: { limit: 10, windowSeconds: 60 },
   otpSendPerUser: { limit: 10, windowSeconds: 3600 },
   passwordResetPerHash: { limit: 3, windowSeconds: 3600 },
   passwordResetPerAddress: { limit: 20, windowSeconds: 3600 },

@@ -40,10 +40,17 @@ describe('POST /core/v1/probes/hash/{hash}', () => {
     for (const bad of ['abc', 'G'.repeat(64), 'A'.repeat(64)]) expect((await probe(bad, 'x')).status).toBe(400);
   });
 
-  test('more than 10 probes a minute for one hash answer 429 with unavailableUntil and Retry-After', async () => {
+  test('a probe has no per-hash budget: probes of one hash from many addresses are all checked', async () => {
+    const hash = emailHash('many-addresses@example.test');
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) statuses.push((await probe(hash, `Guess-${i}`, `10.1.2.${i}`)).status);
+    expect(statuses).toEqual(Array(15).fill(200));
+  });
+
+  test('past a lockout a probe answers 429 with unavailableUntil and Retry-After', async () => {
     const hash = emailHash('rate-limited@example.test');
-    for (let i = 0; i < 10; i++) await probe(hash, `Guess-${i}`, `10.1.2.${i}`);
-    const res = await probe(hash, 'Guess-x', '10.1.2.200');
+    for (let i = 0; i < 6; i++) await probe(hash, `Guess-${i}`, '10.1.2.100');
+    const res = await probe(hash, 'Guess-x', '10.1.2.100');
     expect(res.status).toBe(429);
     expect(res.body.error).toMatchObject({ code: 'TOO_MANY_REQUESTS', unavailableUntil: expect.any(String) });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);

@@ -54,12 +54,15 @@ describe('attack: keeping a known user locked out by failing against their accou
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
   });
 
-  test('the account-wide ceiling refuses unfamiliar addresses even with the right password, far below 100 failures', async () => {
+  test('the account-wide ceiling refuses unfamiliar addresses far below 100 failures; the right password there steps up to an email code', async () => {
     const victim = await user();
     let refused = 0;
     for (let i = 0; i < 30; i++) if ((await login(address(), victim.email, wrong)).status === 429) refused++;
     expect(refused).toBeGreaterThan(0);
-    expect((await login(address(), victim.email, goodPassword)).status).toBe(429);
+    expect((await login(address(), victim.email, wrong)).status).toBe(429);
+    const stepUp = await login(address(), victim.email, goodPassword);
+    expect(stepUp.status).toBe(201);
+    expect(stepUp.body.factors).toEqual({ password: 'verified', otpEmail: 'unverified' });
   });
 
   test('one typo after several ordinary sign-ins answers that the credentials do not match', async () => {

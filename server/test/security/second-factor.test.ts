@@ -2,6 +2,7 @@
 // the lockouts, and an access token minted before the code that gains full access once it is verified.
 import type { Server } from 'node:http';
 import { emailHash } from '../../src/security/hashing';
+import { policies } from '../../src/security/throttle';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant } from '../support/fixtures';
 import { codeFrom, goodPassword, insertUserWithPassword, latestOutboxMessage, movableClock } from '../support/sign-in';
@@ -127,5 +128,97 @@ describe('attack: using an access token minted before the second factor', () => 
     expect(fresh.status).toBe(200);
     // The old refresh token is history now: presenting it ends the session.
     expect((await send(from, 'PUT', `/core/v1/sessions/${s.id}`, undefined, bearer(s.refreshToken))).status).toBe(401);
+  });
+});
+
+describe('attack: guessing the second factor for ever by signing in again and again with the password', () => {
+  async function userWithCode() {
+    const tenant = await insertTenant(ctx.services);
+    return insertUserWithPassword(ctx.services, { tenants: [tenant], otpEmail: true });
+  }
+  const passwordLogin = (from: string, email: string) =>
+    send(from, 'POST', '/core/v1/sessions', { grantType: 'password', email, password: goodPassword });
+  const codeFailures = async (email: string) =>
+    Math.max(
+      0,
+      ...(
+        await ctx.services.db
+          .selectFrom('throttles')
+          .select('count')
+          .where('key', 'like', `%${emailHash(email)}%`)
+          .execute()
+      ).map((r) => r.count),
+    );
+
+  test('a password success while the code is pending makes no address familiar', async () => {
+    const s = await pendingSession(address());
+    const familiar = await ctx.services.db
+      .selectFrom('sign_in_sources')
+      .select('source_hash')
+      .where('email_hash', '=', emailHash(s.email))
+      .execute();
+    expect(familiar).toEqual([]);
+  });
+
+  test('wrong codes stay on record when the password signs in again', async () => {
+    const from = address();
+    const s = await pendingSession(from);
+    await askCode(from, s);
+    const code = codeFrom((await latestOutboxMessage(ctx.services, s.email))!.body);
+    for (let i = 0; i < 3; i++) await verify(from, s, wrongCode(code));
+    expect((await passwordLogin(from, s.email)).status).toBe(201);
+    expect(await codeFailures(s.email)).toBeGreaterThanOrEqual(3);
+  });
+
+  test('10 wrong codes in a row end the pending session', async () => {
+    const s = await pendingSession(address());
+    for (let round = 0; round < 2; round++) {
+      const from = address();
+      expect((await askCode(from, s)).status).toBe(201);
+      const code = codeFrom((await latestOutboxMessage(ctx.services, s.email))!.body);
+      for (let i = 0; i < 5; i++)
+        expect((await verify(address(), s, wrongCode(code))).body.error.code).toBe('INVALID_CREDENTIALS');
+      clock.advance(31_000);
+    }
+    const row = await ctx.services.db
+      .selectFrom('sessions')
+      .select('revoked_at')
+      .where('id', '=', s.id)
+      .executeTakeFirstOrThrow();
+    expect(row.revoked_at).not.toBeNull();
+    expect((await askCode(address(), s)).status).toBe(401);
+  });
+
+  test('past the ceiling even the right code is refused from new addresses; a completed sign-in from home ends the lock', async () => {
+    const victim = await userWithCode();
+    const signInWithCode = async (from: string) => {
+      const res = await passwordLogin(from, victim.email);
+      expect(res.status).toBe(201);
+      const s = res.body as { id: string; accessToken: string };
+      expect((await askCode(from, s)).status).toBe(201);
+      return { s, code: codeFrom((await latestOutboxMessage(ctx.services, victim.email))!.body) };
+    };
+    const home = address();
+    const first = await signInWithCode(home);
+    expect((await verify(home, first.s, first.code)).status).toBe(200);
+    const ceiling = policies.secondFactorPerIdentity.freeFailures + 1;
+    for (let round = 0; round < ceiling / 5; round++) {
+      const attacker = address();
+      const { s, code } = await signInWithCode(attacker);
+      for (let i = 0; i < 5; i++)
+        expect((await verify(attacker, s, wrongCode(code))).body.error.code).toBe('INVALID_CREDENTIALS');
+    }
+    const attacker = address();
+    const late = await signInWithCode(attacker);
+    const refused = await verify(attacker, late.s, late.code);
+    expect(refused.status).toBe(429);
+    const atHome = await signInWithCode(home);
+    expect((await verify(home, atHome.s, atHome.code)).status).toBe(200);
+    const lock = await ctx.services.db
+      .selectFrom('throttles')
+      .select('key')
+      .where('key', '=', `login:code:${emailHash(victim.email)}`)
+      .execute();
+    expect(lock).toEqual([]);
   });
 });

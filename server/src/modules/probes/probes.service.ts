@@ -1,33 +1,35 @@
+import { tooManyRequests } from '../../errors';
 import { checkPassword } from '../../security/credentials';
-import { lockoutValues, lockoutVerdict, policies } from '../../security/throttle';
+import { lockoutValues } from '../../security/throttle';
 import type { Services } from '../../services';
-import { loginAttempt, loginRefund } from '../sessions';
+import { limitAddress, loginAttempt, loginRefund } from '../sessions';
 import { probeAccount } from './probes.repository';
 
 /**
  * Is there an account with this identity hash here, and is this its password? Unknown hash and wrong password
- * answer the same after the same work; failures count towards the same lockouts as sign-in.
+ * answer the same after the same work. A probe is held to exactly the rules of a password sign-in (the same
+ * lockouts, the same step-up at the per-identity ceiling) and to no budget of its own: nothing keyed by the
+ * identity alone refuses the right password from an address the identity signs in from.
  */
 export async function probeHash(services: Services, input: { hash: string; password: string; ip: string }) {
-  // Rate limits, lockouts, the attempt's reservation and the account in one round trip: the attempt is counted
-  // as a failure before argon2 runs (so concurrent guesses get no more checks than sequential ones), the same
-  // way whether or not the account lives here, and given back when the password is right.
+  // Lockouts, the attempt's reservation and the account in one round trip: the attempt is counted as a failure
+  // before argon2 runs (so concurrent guesses get no more checks than sequential ones), the same way whether or
+  // not the account lives here, and given back when the password is right.
   const now = services.now();
-  const guard = {
-    consume: [
-      [`probe:address:${input.ip}`, policies.probePerAddress],
-      [`probe:hash:${input.hash}`, policies.probePerHash],
-    ] as [string, typeof policies.probePerAddress][],
-    attempt: loginAttempt(services, input.hash, input.ip),
-  };
+  const ip = limitAddress(services, input.ip);
+  const guard = { attempt: loginAttempt(services, input.hash, ip) };
   const row = await probeAccount(services.db, { ...lockoutValues(now, guard), emailHash: input.hash });
-  const { reserved } = lockoutVerdict(row, now, guard);
+  const { reserved, stepUp } = await services.throttle.verdict(row, now, guard);
   const user = row.account ?? undefined;
-  // A success gives the attempt back in the statement that leaves the proof. The session that follows makes the
-  // source familiar; a probe alone does not.
+  // A success gives the attempt back in the statement that leaves the proof: it ends the identity's failures only
+  // when the sign-in that follows needs nothing more (no second factor, no step-up). The session that follows
+  // makes the source familiar once it is complete; a probe alone does not.
+  const complete = stepUp === null && user !== undefined && !user.second_factor;
   const available = await checkPassword(services, user, input.password, {
     leaveProof: input.hash,
-    refund: loginRefund(input.hash, input.ip, reserved),
+    refund: loginRefund(input.hash, ip, reserved, complete),
   });
+  // At the ceiling, a wrong password is refused as a sign-in's would be; the right one goes on to a step-up.
+  if (!available && stepUp) throw tooManyRequests(stepUp);
   return { region: services.config.region, baseUrl: services.config.publicBaseUrl, available };
 }

@@ -1,5 +1,6 @@
 // Second factor by one-time code (email or SMS): 6 random digits, stored as a keyed hash, valid 10 minutes,
-// at most 5 tries, a new one at most every 30 seconds and 10 an hour.
+// at most 5 tries, a new one at most every 30 seconds and 10 an hour. 10 wrong codes in one pending session end
+// it; wrong codes also count per identity across its pending sessions (policies.secondFactorPerIdentity).
 import { randomUUID } from 'node:crypto';
 import { ApiError, tooManyRequests } from '../../errors';
 import type { SessionCaller } from '../../shared/caller';
@@ -8,8 +9,8 @@ import { oneTimeCodeEmail, oneTimeCodeSms } from '../../messages/sign-in-message
 import { keyedHash, randomDigits, safeEqual } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
-import { findSessionForUpdate, findUserById, updateSession, type Factors } from './sessions.repository';
-import { loginAttempt, loginSucceeded } from './sessions.service';
+import { findSessionForUpdate, findUserById, revokeSessions, updateSession, type Factors } from './sessions.repository';
+import { limitAddress, loginAttempt, loginNotChecked, loginSucceeded } from './sessions.service';
 import { issueTokens, sessionLifetimeMs, type SessionBody } from './tokens';
 
 export type OtpKind = 'otpEmail' | 'otpSms';
@@ -18,6 +19,8 @@ export const codeLength = 6;
 export const codeLifetimeMs = 10 * 60_000;
 export const resendCooldownMs = 30_000;
 export const maxAttempts = 5;
+/** Wrong codes in one pending session (over all its codes) that end it. */
+export const maxWrongCodesPerSession = 10;
 
 const hashCode = (services: Services, challengeId: string, code: string) =>
   keyedHash(services.secretKey, `otp\0${challengeId}\0${code}`);
@@ -137,13 +140,15 @@ export async function verifyOneTimeCode(
 ): Promise<SessionBody> {
   const userId = ownPendingSessionUser(auth, sessionId);
   const now = services.now();
-  // A wrong code is a failed sign-in like a wrong password: reserved against the account's lockouts before the
-  // code is compared (so concurrent guesses get no more checks than sequential ones), given back when right.
+  // A wrong code is a failed sign-in like a wrong password: reserved against the account's lockouts and its
+  // second-factor ceiling before the code is compared (so concurrent guesses get no more checks than sequential
+  // ones); a right code completes the sign-in and ends them; a request that compared no code gives them back.
   const user = await services.db.selectFrom('users').select('email_hash').where('id', '=', userId).executeTakeFirst();
   if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
+  const client = limitAddress(services, ip);
   const { reserved } = await services.throttle.guard({
     lockoutKeys: [],
-    attempt: loginAttempt(services, user.email_hash, ip),
+    attempt: loginAttempt(services, user.email_hash, client, { code: true }),
   });
   const outcome = await services.db.transaction().execute(async (trx) => {
     const session = await findSessionForUpdate(trx, sessionId);
@@ -168,7 +173,14 @@ export async function verifyOneTimeCode(
         .set({ attempts: challenge.attempts + 1 })
         .where('id', '=', challenge.id)
         .execute();
-      return { error: 'INVALID_CREDENTIALS' as const };
+      const { wrong } = await trx
+        .selectFrom('challenges')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('attempts'), eb.lit(0)).as('wrong'))
+        .where('session_id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      const ended = Number(wrong) >= maxWrongCodesPerSession;
+      if (ended) await revokeSessions(trx, { sessionId }, 'second_factor_failures', now);
+      return { error: 'INVALID_CREDENTIALS' as const, compared: true, ended };
     }
     await trx.updateTable('challenges').set({ consumed_at: now }).where('id', '=', challenge.id).execute();
     const factors: Factors = { password: 'verified', [kind]: 'verified' };
@@ -177,15 +189,21 @@ export async function verifyOneTimeCode(
     return { session: await issueTokens(services, trx, { id: sessionId, userId, factors }) };
   });
   if ('error' in outcome && outcome.error) {
+    // Refused before any code was compared: the attempt costs nothing.
+    if (!('compared' in outcome)) await loginNotChecked(services, reserved);
     const messages = {
       INVALID_SESSION: 'The session has ended',
       INVALID_CREDENTIALS: 'Incorrect verification code',
       MFA_TOKEN_EXPIRED: 'The verification code has expired',
     };
     const message =
-      'usedUp' in outcome && outcome.usedUp ? 'Too many wrong codes: ask for a new code' : messages[outcome.error];
+      'usedUp' in outcome && outcome.usedUp
+        ? 'Too many wrong codes: ask for a new code'
+        : 'ended' in outcome && outcome.ended
+          ? 'Too many wrong codes: the sign-in has ended, sign in again'
+          : messages[outcome.error];
     throw new ApiError(outcome.error, { message });
   }
-  await loginSucceeded(services, user.email_hash, ip, reserved);
+  await loginSucceeded(services, user.email_hash, client, reserved);
   return outcome.session!;
 }

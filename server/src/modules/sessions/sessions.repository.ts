@@ -46,9 +46,11 @@ export interface PasswordSignInRow extends LockoutAnswer {
  * A password sign-in, in one statement, read top to bottom: the lockout check (security/throttle.ts); the account
  * that signs in with this identity hash; the probe's one-time proof for these credentials, deleted on first use;
  * and when that proof is bound to the account as it is now (its id and stored hash: a password changed since the
- * probe makes it worthless), has not expired, and no lock refuses: the session with its first refresh token, the
- * user's last access, the identity's failures ended and the source made familiar. Without such a session the
- * attempt is reserved (counted as a failure before argon2 runs) and the caller checks the password.
+ * probe makes it worthless), has not expired, and no lock refuses: the session with its first refresh token
+ * (waiting for an email code when the account has that factor or the per-identity ceiling asks for a step-up),
+ * the user's last access and, when the session needs no further factor, the identity's failures ended and the
+ * source made familiar. Without such a session the attempt is reserved (counted as a failure before argon2 runs)
+ * and the caller checks the password.
  */
 const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues>(
   (_db, p) => sql<PasswordSignInRow>`
@@ -59,29 +61,34 @@ const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues
     where email_hash = ${p.emailHash} and deactivated_at is null),
   proof as (
     delete from verified_credentials where key = ${p.proofKey} returning binding, expires_at),
+  second_factor as (
+    select a.id, a.otp_email_enabled or exists (select 1 from stepped_up) as email, a.otp_sms_enabled as sms from account a),
   session as (
     insert into sessions (id, user_id, factors, last_refreshed_at, expires_at, refresh_token_hash)
     select ${p.sessionId}, a.id,
       jsonb_build_object('password', 'verified')
-        || case when a.otp_email_enabled then jsonb_build_object('otpEmail', 'unverified') else '{}'::jsonb end
-        || case when a.otp_sms_enabled then jsonb_build_object('otpSms', 'unverified') else '{}'::jsonb end,
+        || case when f.email then jsonb_build_object('otpEmail', 'unverified') else '{}'::jsonb end
+        || case when f.sms then jsonb_build_object('otpSms', 'unverified') else '{}'::jsonb end,
       ${p.now}::timestamptz,
       -- A session waiting for its second factor lives only as long as a pending sign-in may.
-      case when a.otp_email_enabled or a.otp_sms_enabled
+      case when f.email or f.sms
         then ${p.now}::timestamptz + make_interval(secs => ${sql.lit(pendingSessionLifetimeMs / 1000)})
         else ${p.expiresAt}::timestamptz end,
       ${p.refreshTokenHash}
     from account a
+    join second_factor f on f.id = a.id
     join proof on proof.binding = ${proofBinding(sql.ref('a.id'), sql.ref('a.password_hash'))} and proof.expires_at > ${p.now}::timestamptz
     where not (select refused from guard_refused)
-    returning id, user_id),
+    returning id, user_id, factors),
+  complete as (
+    select 1 from session s where not exists (select 1 from jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})),
   access as (
     update users set last_access_at = ${p.now}::timestamptz where id = (select user_id from session)),
   failures_ended as (
-    delete from throttles where key = any(${p.clearKeys}::text[]) and exists (select 1 from session)),
+    delete from throttles where key = any(${p.clearKeys}::text[]) and exists (select 1 from complete)),
   source_familiar as (
     insert into sign_in_sources (email_hash, source_hash, last_seen_at)
-    select ${p.familiarHash}::text, ${p.sourceHash}::text, ${p.now}::timestamptz from session
+    select ${p.familiarHash}::text, ${p.sourceHash}::text, ${p.now}::timestamptz from complete
     on conflict (email_hash, source_hash) do update set last_seen_at = excluded.last_seen_at),
   ${lockoutReservation(p, sql`exists (select 1 from session)`)}
   select ${lockoutAnswer(p, sql`exists (select 1 from session)`)},
@@ -94,10 +101,13 @@ export async function signInWithPassword(db: Executor, values: PasswordSignInVal
   return row;
 }
 
-/** The factors a password sign-in starts with (the same as the sign-in statement writes). */
-export function passwordFactors(account: SignInAccount): Factors {
+/**
+ * The factors a password sign-in starts with (the same as the sign-in statement writes): an email code also when
+ * the per-identity ceiling asks for a step-up.
+ */
+export function passwordFactors(account: SignInAccount, stepUp = false): Factors {
   const factors: Factors = { password: 'verified' };
-  if (account.otp_email_enabled) factors.otpEmail = 'unverified';
+  if (account.otp_email_enabled || stepUp) factors.otpEmail = 'unverified';
   if (account.otp_sms_enabled) factors.otpSms = 'unverified';
   return factors;
 }

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../errors';
+import { ApiError, tooManyRequests } from '../../errors';
+import { addressKey } from '../../shared/client-address';
 import { checkPassword, proofKey, type Refund } from '../../security/credentials';
 import { emailHash, keyedHash } from '../../security/hashing';
-import { lockoutValues, lockoutVerdict, policies, type Attempt } from '../../security/throttle';
+import { lockoutValues, policies, type Attempt } from '../../security/throttle';
 import type { Services } from '../../services';
 import { hasPendingFactor } from '../../http/auth';
 import {
@@ -28,48 +29,77 @@ import {
 
 const pairKey = (hash: string, ip: string) => `login:pair:${hash}:${ip}`;
 const accountKey = (hash: string) => `login:account:${hash}`;
-const addressKey = (ip: string) => `login:address:${ip}`;
+const addressLimitKey = (ip: string) => `login:address:${ip}`;
+const codeKey = (hash: string) => `login:code:${hash}`;
+
+/**
+ * The client as the sign-in limits and familiar sources know it: an IPv4 address, or an IPv6 address's network
+ * prefix (CLIENT_IPV6_PREFIX, /64 by default), so one network's many addresses are one client.
+ */
+export const limitAddress = (services: Services, ip: string) =>
+  addressKey(ip, services.config.runtime.clientIpv6Prefix);
 
 /** A keyed hash of the client address, as stored for familiar sources (the address itself is not kept). */
 export const sourceHash = (services: Services, ip: string) => keyedHash(services.secretKey, `sign-in-source\0${ip}`);
 
 /**
- * The lockouts of a password check (sign-in, probe), reserved before the check: per identity hash
- * and address, always; per identity hash and per address, unless the address is familiar to the identity.
- * Keyed by the identity hash, so an unknown account moves exactly the same counters as a known one.
+ * The lockouts of a password check (sign-in, probe) or a one-time code, reserved before the check, for `ip` as
+ * limitAddress gives it: per identity hash and address, always; per identity hash and per address, unless the
+ * address is familiar to the identity. The per-identity ceiling is a step-up: while it is locked the attempt goes
+ * on, uncounted, and a right password asks for an email code instead of a 429. A one-time code also counts
+ * towards the identity's second-factor ceiling (`code`), unless the address is familiar. Keyed by the identity
+ * hash, so an unknown account moves exactly the same counters as a known one.
  */
-export function loginAttempt(services: Services, hash: string, ip: string): Attempt {
+export function loginAttempt(services: Services, hash: string, ip: string, options: { code?: boolean } = {}): Attempt {
   return {
     keys: [
       { key: pairKey(hash, ip), policy: policies.loginPerPair },
-      { key: accountKey(hash), policy: policies.loginPerAccount, unlessFamiliar: true },
-      { key: addressKey(ip), policy: policies.loginPerAddress, unlessFamiliar: true },
+      { key: accountKey(hash), policy: policies.loginPerAccount, unlessFamiliar: true, stepUp: true },
+      { key: addressLimitKey(ip), policy: policies.loginPerAddress, unlessFamiliar: true },
+      ...(options.code ? [{ key: codeKey(hash), policy: policies.secondFactorPerIdentity, unlessFamiliar: true }] : []),
     ],
     familiar: { emailHash: hash, sourceHash: sourceHash(services, ip) },
   };
 }
 
-/**
- * After a successful check: the identity's consecutive failures end (pair and account), the address gets back
- * the attempt it reserved, and the address becomes (stays) familiar to the identity.
- */
-export const loginRefund = (hash: string, ip: string, reserved: string[]): Refund => ({
-  clear: [pairKey(hash, ip), accountKey(hash)],
-  refund: reserved.includes(addressKey(ip)) ? [[addressKey(ip), policies.loginPerAddress.freeFailures]] : [],
-});
+const policyOf = (key: string) =>
+  key.startsWith('login:pair:')
+    ? policies.loginPerPair
+    : key.startsWith('login:account:')
+      ? policies.loginPerAccount
+      : key.startsWith('login:code:')
+        ? policies.secondFactorPerIdentity
+        : policies.loginPerAddress;
 
-export async function loginSucceeded(
-  services: Services,
-  hash: string,
-  ip: string,
-  reserved: string[],
-  options: { familiar: boolean } = { familiar: true },
-): Promise<void> {
+/**
+ * What a successful check gives back. A completed sign-in (every factor verified) ends the identity's consecutive
+ * failures (pair, account, second factor) and gives the address back its attempt. A right password whose
+ * session still waits for a factor only gives back what it reserved: failures, wrong codes included, stay on
+ * record until a sign-in completes.
+ */
+export const loginRefund = (hash: string, ip: string, reserved: string[], complete: boolean): Refund =>
+  complete
+    ? {
+        clear: [pairKey(hash, ip), accountKey(hash), codeKey(hash)],
+        refund: reserved.includes(addressLimitKey(ip))
+          ? [[addressLimitKey(ip), policies.loginPerAddress.freeFailures]]
+          : [],
+      }
+    : { clear: [], refund: reserved.map((key) => [key, policyOf(key).freeFailures]) };
+
+/** A completed sign-in by a one-time code: failures ended, the address given back and made familiar. */
+export async function loginSucceeded(services: Services, hash: string, ip: string, reserved: string[]): Promise<void> {
+  const refund = loginRefund(hash, ip, reserved, true);
   await services.throttle.refund({
-    clear: [pairKey(hash, ip), accountKey(hash)],
-    refund: reserved.includes(addressKey(ip)) ? [[addressKey(ip), policies.loginPerAddress]] : [],
-    familiar: options.familiar ? { emailHash: hash, sourceHash: sourceHash(services, ip) } : undefined,
+    clear: refund.clear,
+    refund: refund.refund.map(([key]) => [key, policyOf(key)]),
+    familiar: { emailHash: hash, sourceHash: sourceHash(services, ip) },
   });
+}
+
+/** A checked attempt that compared nothing (no code to compare): what it reserved is given back. */
+export async function loginNotChecked(services: Services, reserved: string[]): Promise<void> {
+  await services.throttle.refund({ clear: [], refund: reserved.map((key) => [key, policyOf(key)]) });
 }
 
 /** `after`: what a checked attempt gives back and the source it makes familiar, written with the session. */
@@ -134,16 +164,19 @@ async function sessionBody(
  * same work; failures lock the identity hash and the client address out for growing times. After a successful
  * probe with the same credentials (the sign-in app's flow) the whole sign-in is one statement: lockouts, the
  * account, the probe's proof and the new session (signInWithPassword). Otherwise argon2 decides, as always.
+ * At the per-identity ceiling, from an address not familiar to the identity, the right password is a step-up (a
+ * session waiting for an email code) and a wrong one answers 429 as the ceiling always did.
  */
 export async function createPasswordSession(
   services: Services,
   input: { email: string; password: string; ip: string },
 ): Promise<SessionBody> {
   const hash = emailHash(input.email);
+  const ip = limitAddress(services, input.ip);
   const now = services.now();
   const session = { id: randomUUID(), refreshToken: newRefreshToken() };
   // Counted before argon2 runs, unless the probe's proof starts the session in this very statement.
-  const guard = { attempt: loginAttempt(services, hash, input.ip) };
+  const guard = { attempt: loginAttempt(services, hash, ip) };
   const row = await signInWithPassword(services.db, {
     ...lockoutValues(now, guard),
     emailHash: hash,
@@ -151,24 +184,31 @@ export async function createPasswordSession(
     sessionId: session.id,
     expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
     refreshTokenHash: hashRefreshToken(services, session.refreshToken),
-    clearKeys: [pairKey(hash, input.ip), accountKey(hash)],
+    clearKeys: loginRefund(hash, ip, [], true).clear,
   });
-  const { reserved } = lockoutVerdict(row, now, guard);
+  const { reserved, stepUp } = await services.throttle.verdict(row, now, guard);
   const user = row.account ?? undefined;
   if (user && row.session_id)
-    return sessionBody(services, { ...session, userId: user.id, factors: passwordFactors(user) });
+    return sessionBody(services, { ...session, userId: user.id, factors: passwordFactors(user, stepUp !== null) });
   const ok = await checkPassword(services, user, input.password);
   // A failure was counted before the check; nothing more to write.
-  if (!ok || !user) throw new ApiError('INVALID_CREDENTIALS', { message: 'Email or password is incorrect' });
-  // The session, the attempt given back and the source made familiar: one statement.
-  return startSession(services, user.id, passwordFactors(user), {
-    refund: loginRefund(hash, input.ip, reserved),
-    familiar: { emailHash: hash, sourceHash: sourceHash(services, input.ip) },
+  if (!ok || !user) {
+    if (stepUp) throw tooManyRequests(stepUp);
+    throw new ApiError('INVALID_CREDENTIALS', { message: 'Email or password is incorrect' });
+  }
+  const factors = passwordFactors(user, stepUp !== null);
+  const complete = !hasPendingFactor(factors);
+  // The session, the attempt given back and (once complete) the source made familiar: one statement.
+  return startSession(services, user.id, factors, {
+    refund: loginRefund(hash, ip, reserved, complete),
+    familiar: complete ? { emailHash: hash, sourceHash: sourceHash(services, ip) } : undefined,
   });
 }
 
 /** The lockouts a sign-in by code from this address must respect (coAlert codes have no identity hash). */
-const codeAttempt = (ip: string): Attempt => ({ keys: [{ key: addressKey(ip), policy: policies.loginPerAddress }] });
+const codeAttempt = (ip: string): Attempt => ({
+  keys: [{ key: addressLimitKey(ip), policy: policies.loginPerAddress }],
+});
 
 /** A coAlert code signs in as the code's user, verified by the code, as often as its usage limit allows. */
 export async function createCoalertSession(
@@ -176,7 +216,8 @@ export async function createCoalertSession(
   input: { code: string; ip: string },
 ): Promise<SessionBody> {
   // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
-  const { reserved } = await services.throttle.guard({ lockoutKeys: [], attempt: codeAttempt(input.ip) });
+  const ip = limitAddress(services, input.ip);
+  const { reserved } = await services.throttle.guard({ lockoutKeys: [], attempt: codeAttempt(ip) });
   const codeHash = keyedHash(services.secretKey, `coalert\0${input.code.trim().toUpperCase()}`);
   const now = services.now();
   const code = await services.db
