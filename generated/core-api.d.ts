@@ -19,12 +19,23 @@ export interface paths {
          *     Unknown email, wrong password and no password set all answer `401 INVALID_CREDENTIALS`, identically.
          *     Every `password` and `coAlertCode` attempt is counted as a failure before it is checked, and given back
          *     when it succeeds, so concurrent attempts are held to the same limits as sequential ones (`429
-         *     TOO_MANY_REQUESTS` with `unavailableUntil`, before any check). Failures lock out, for 30 seconds doubling up to
-         *     an hour: an account from one client address after 5 (within a day); an account from addresses it has not
-         *     signed in from within 90 days after 20 (within a day; the right password from an address the account signed in
-         *     from is never refused for failures elsewhere); a client address after 20 within an hour (coAlert codes
-         *     included; not applied at an address the account signed in from). Accounts are counted by identity hash, the
-         *     same whether or not they exist. Wrong one-time codes and probes count towards the same limits.
+         *     TOO_MANY_REQUESTS` with `unavailableUntil`, before any check); an attempt answered 429 counts nowhere.
+         *     Failures lock out, for 30 seconds doubling up to an hour: an account from one client address after 5 (within a
+         *     day); an account from addresses it has not completed a sign-in from within 90 days after 20 (within a day; the
+         *     right password from an address the account completed a sign-in from is never refused for failures elsewhere);
+         *     a client address after 20 within an hour (coAlert codes included; not applied at an address the account
+         *     completed a sign-in from). A client address is an IPv4 address or an IPv6 address's network prefix (/64 unless
+         *     the region is configured for /56 to /64): all addresses of one IPv6 network share its limits. Accounts are
+         *     counted by identity hash, the same whether or not they exist. Wrong one-time codes and probes count towards the
+         *     same limits.
+         *
+         *     Step-up: while the account's limit for unfamiliar addresses is reached, the right password from such an
+         *     address is not refused: it answers `201` with a session waiting for an email code, exactly as for an account
+         *     with the email factor (`factors` has `password: verified` and `otpEmail: unverified`; the session's own
+         *     factors are added). The code is asked for and verified through `POST /sessions/{id}/challenges` and
+         *     `PATCH /sessions/{id}`; once verified, the sign-in is complete and the address familiar. A wrong password
+         *     there still answers `429`. An address becomes familiar, and an account's failures end, only when a sign-in
+         *     completes (every factor verified), not when the password alone is right.
          *
          *     `sso`: the email's domain picks the organisation (`GET /probes/idpDomain/{idpDomain}`); a domain that does not
          *     sign in with single sign-on here answers `400 INVALID_SSO_CONFIGURATION`. For any address at such a domain the
@@ -93,9 +104,12 @@ export interface paths {
          *     and leaves the session unverified and bound to no user.
          *
          *     A wrong code answers `INVALID_CREDENTIALS`; after five wrong tries the code is used up, and it answers
-         *     `MFA_TOKEN_EXPIRED` like an expired code (ask for a new one). Every wrong one-time code counts as a failed
-         *     sign-in of the account from the caller's address (see `createSession`): past those limits the answer is 429
-         *     before the code is checked.
+         *     `MFA_TOKEN_EXPIRED` like an expired code (ask for a new one). The tenth wrong code in one session ends the
+         *     session (sign in again). Every wrong one-time code counts as a failed sign-in of the account from the caller's
+         *     address (see `createSession`) and towards the account's consecutive wrong codes, over all its sessions, which
+         *     only a completed sign-in or a password reset ends: after 30, codes from addresses the account has not completed
+         *     a sign-in from are refused until then (`429`), while an address it has can still complete a sign-in. Past
+         *     those limits the answer is 429 before the code is checked; a request refused so counts nowhere.
          */
         patch: operations["verifySessionChallenge"];
         trace?: never;
@@ -159,9 +173,14 @@ export interface paths {
          *
          *     `available` is true only when an account with this hash lives in this region and the password matches. An
          *     unknown email and a wrong password answer the same `200` with `available: false`, identically.
-         *     Probes are rate limited per client address (60 a minute) and per hash (10 a minute), and a probe whose password
-         *     does not match here counts as a failed sign-in, against the same lockouts as `createSession` (whether or not
-         *     the account lives here), before the password is checked (`429 TOO_MANY_REQUESTS`, with `unavailableUntil`).
+         *     A probe is held to exactly the rules of a `password` sign-in (`createSession`) and to no budget of its own:
+         *     it is counted as a failed sign-in before the password is checked, against the same lockouts (per account and
+         *     client address, per account from unfamiliar addresses, per client address; whether or not the account lives
+         *     here), given back when the password matches, and refused with `429 TOO_MANY_REQUESTS` (with
+         *     `unavailableUntil`) where a sign-in would be. Nothing keyed by the identity alone refuses the right password
+         *     from an address the account completed a sign-in from. At the account's limit for unfamiliar addresses the
+         *     right password answers `available: true` (the session that follows waits for an email code, see
+         *     `createSession`) and a wrong one `429`.
          */
         post: operations["probeHash"];
         delete?: never;
