@@ -16,20 +16,32 @@ const swc = [
   },
 ] as const;
 
+const server = {
+  displayName: 'server',
+  rootDir: '<rootDir>',
+  testMatch: ['<rootDir>/server/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)sx?$': swc as unknown as [string, Record<string, unknown>] },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
+  globalSetup: '<rootDir>/server/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/server/test/support/global-teardown.ts',
+  // Jest ignores a project's own testTimeout when several projects run: the timeout is set in this file.
+  setupFilesAfterEnv: ['<rootDir>/server/test/support/timeout.ts'],
+};
+
+// With TEST_DATABASE_URL the server suites run on that PostgreSQL; the attack suites (server/test/security) run
+// on both stores a region may use, so they run once more on PGlite, as the storage suites do.
+const securityOnPglite = {
+  ...server,
+  displayName: 'security-pglite',
+  testMatch: ['<rootDir>/server/test/security/**/*.test.ts'],
+  setupFiles: ['<rootDir>/server/test/support/pglite-backend.ts'],
+};
+
 const config: Config = {
   projects: [
-    {
-      displayName: 'server',
-      rootDir: '<rootDir>',
-      testMatch: ['<rootDir>/server/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
-      testEnvironment: 'node',
-      transform: { '^.+\\.(t|j|mj)sx?$': swc as unknown as [string, Record<string, unknown>] },
-      transformIgnorePatterns: [`/node_modules/(?!(${esmOnly})/)`],
-      globalSetup: '<rootDir>/server/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/server/test/support/global-teardown.ts',
-      // Jest ignores a project's own testTimeout when several projects run: the timeout is set in this file.
-      setupFilesAfterEnv: ['<rootDir>/server/test/support/timeout.ts'],
-    },
+    server,
+    ...(process.env.TEST_DATABASE_URL ? [securityOnPglite] : []),
     {
       displayName: 'web',
       rootDir: '<rootDir>',

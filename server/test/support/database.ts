@@ -13,9 +13,14 @@ export const postgresUrl = process.env.TEST_DATABASE_URL || null;
 /** The backends a storage suite must pass on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const storageBackends: TestBackend[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite'];
 
-export async function openTestDatabase(
-  backend: TestBackend = postgresUrl ? 'postgres' : 'pglite',
-): Promise<DatabaseHandle> {
+/**
+ * The backend of a test file that names none: PostgreSQL when TEST_DATABASE_URL is set, unless its Jest project
+ * asks for PGlite (CORE_TEST_BACKEND=pglite: the attack suites run on both).
+ */
+const defaultBackend = (): TestBackend =>
+  postgresUrl && process.env.CORE_TEST_BACKEND !== 'pglite' ? 'postgres' : 'pglite';
+
+export async function openTestDatabase(backend: TestBackend = defaultBackend()): Promise<DatabaseHandle> {
   if (backend === 'postgres') {
     if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
     const schema = `test_${randomBytes(6).toString('hex')}`;
