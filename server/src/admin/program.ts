@@ -5,9 +5,11 @@ import { Command, CommanderError } from '@commander-js/extra-typings';
 import { ConfigError } from '../config';
 import { DataDirInUseError } from '../db/data-dir-lock';
 import { ApiError } from '../errors';
+import { SetupRefused } from '../modules/external-communication';
 import { AdminError } from './admin-error';
 import type { AdminIo } from './admin-io';
 import { coalertCodeCommands } from './commands/coalert-codes';
+import { externalCommunicationCommands } from './commands/external-communication';
 import { scimKeyCommands } from './commands/scim-keys';
 import { senderSettingsCommands } from './commands/sender-settings';
 import { ssoCommands } from './commands/sso';
@@ -43,6 +45,7 @@ With the embedded database (no DATABASE_URL), stop the region first: its data di
   senderSettingsCommands(program, io);
   ssoCommands(program, io);
   scimKeyCommands(program, io);
+  externalCommunicationCommands(program, io);
   return program;
 }
 
@@ -61,7 +64,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
 
 function explain(error: unknown): string {
   if (error instanceof AdminError || error instanceof DataDirInUseError) return error.message;
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError || error instanceof SetupRefused) return error.message;
   if (error instanceof ConfigError) return error.message;
   const code = (error as { code?: string })?.code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') return `cannot reach the database (${code}): check DATABASE_URL`;
