@@ -120,6 +120,48 @@ describe('development mode', () => {
     );
   });
 
+  test('with demo data on a database that holds other data is refused in one line, and seeds nothing', async () => {
+    const dataDir = join(work, 'real-data');
+    const tool = await new Promise<Run>((done, fail) => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          join('server', 'src', 'admin', 'main.ts'),
+          'tenant',
+          'create',
+          '--name',
+          'City Hall',
+          '--website',
+          'https://city.example',
+        ],
+        {
+          cwd: root,
+          env: { PATH: process.env.PATH, NODE_ENV: 'development', DATA_DIR: dataDir },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      const run: Run = { code: null, stdout: '', stderr: '' };
+      child.stdout.on('data', (chunk) => (run.stdout += chunk));
+      child.stderr.on('data', (chunk) => (run.stderr += chunk));
+      child.on('error', fail);
+      child.on('exit', (code) => done({ ...run, code }));
+    });
+    expect(tool).toMatchObject({ code: 0, stderr: '' });
+    const run = await start({
+      NODE_ENV: 'development',
+      PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'core API failed to start (demo-data): Demo data not seeded: the database holds data that is not demo data (1 tenant(s), 0 user(s)). Start with SEED_DEMO_DATA=false, or use an empty database.\n',
+    );
+    expect(run.stdout).not.toContain('core API listening');
+  });
+
   test('says in its ready line which mode, database and transport it runs with', async () => {
     const port = await freePort();
     const run = await start(
