@@ -43,7 +43,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, config.instanceId));
   app.use(requestMetrics());
   // Overload is shed before any other work (docs/decisions.md, Runtime and packaging).
   app.use(boundInFlight(config.runtime));

@@ -12,24 +12,34 @@ import { resolveSecrets } from './security/secrets';
 import { Throttle } from './security/throttle';
 import type { Services } from './services';
 
+/** The steps of a start, as a start-up failure names them (serve.ts). */
+export type StartStage = 'secrets' | 'signing-keys' | 'database';
+
 export interface BuildOptions {
   database?: DatabaseHandle;
   logger?: Logger;
   now?: () => Date;
+  /** Told as each step begins, so a failure can be named by its step. */
+  onStage?: (stage: StartStage) => void;
 }
 
 /** Opens the database, runs migrations and wires every service; shared by main.ts, tests and benchmarks. */
 export async function buildServices(config: Config, options: BuildOptions = {}): Promise<Services> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  const stage = options.onStage ?? (() => undefined);
+  stage('secrets');
   const secrets = await resolveSecrets(config);
-  const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
-  await withAdvisoryLock(database, 'migrate', () => migrateToLatest(database.db, database.schema));
+  // The keys are checked before the database is touched: a bad key fails the start without a connection.
+  stage('signing-keys');
   const tokens = await AccessTokens.create(
     secrets.signingKeys,
     config.publicBaseUrl,
     config.accessTokenTtlSeconds,
     config.accessTokenCacheSize,
   );
+  stage('database');
+  const database = options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  await withAdvisoryLock(database, 'migrate', () => migrateToLatest(database.db, database.schema));
   const now = options.now ?? (() => new Date());
   const services: Services = {
     config,

@@ -1,6 +1,7 @@
 // The only reader of process.env for configuration: every variable is declared here as a zod schema, validated at
 // boot and reported together, so a bad deployment fails fast with every problem named; production refuses to start
 // without its secrets. The Config type is what toConfig builds from the parsed variables.
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { JWK } from 'jose';
@@ -9,7 +10,8 @@ import { isTimeZone } from './messages/formats';
 
 export const regions = ['eu-north-1', 'se-sto', 'sa-east-1'] as const;
 export type RegionId = (typeof regions)[number];
-export type Mode = 'production' | 'development' | 'test';
+export const modes = ['production', 'development', 'test'] as const;
+export type Mode = (typeof modes)[number];
 
 /** Where each region's people are: the time zone messages write times in unless TIME_ZONE says otherwise. */
 const regionTimeZones: Record<RegionId, string> = {
@@ -82,7 +84,14 @@ const secretKey = z
   .refine((value) => Buffer.from(value, 'base64').length >= 32, 'must decode to at least 32 bytes (base64)');
 
 const variables = z.object({
-  NODE_ENV: optional(z.string()),
+  // Exactly one of these: a misspelt production (`Production`, `prod`) would otherwise run in development mode.
+  NODE_ENV: optional(z.enum(modes, { message: `must be one of ${modes.join(', ')}` })),
+  DEV_ALLOW_REMOTE_DATABASE: optional(flag),
+  INSTANCE_ID: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 letters, digits, dots, colons, dashes or underscores'),
+  ),
   REGION: optional(z.enum(regions, { message: `must be one of ${regions.join(', ')}` })),
   PORT: optional(integer(0, 65535)),
   HOST: optional(z.string()),
@@ -159,8 +168,14 @@ export const devIdpDefaults = {
 
 /** The configuration from the parsed variables; rules across variables add to `problems`. */
 function toConfig(v: Variables, problems: string[]) {
-  const mode: Mode = v.NODE_ENV === 'production' || v.NODE_ENV === 'test' ? v.NODE_ENV : 'development';
+  const mode: Mode = v.NODE_ENV ?? 'development';
   const dev = mode !== 'production';
+  if (!dev && v.DEV_ALLOW_REMOTE_DATABASE !== undefined)
+    problems.push('DEV_ALLOW_REMOTE_DATABASE is for development and tests only; remove it in production');
+  if (dev && v.DATABASE_URL && !isLocalDatabase(v.DATABASE_URL) && v.DEV_ALLOW_REMOTE_DATABASE !== true)
+    problems.push(
+      `DATABASE_URL is not a local database: development mode there needs DEV_ALLOW_REMOTE_DATABASE=true (NODE_ENV is ${mode}${v.NODE_ENV ? '' : ' by default'}; a deployment sets NODE_ENV=production)`,
+    );
   const region: RegionId = v.REGION ?? 'eu-north-1';
   const port = v.PORT ?? 4000;
 
@@ -207,6 +222,8 @@ function toConfig(v: Variables, problems: string[]) {
   return {
     mode,
     region,
+    /** Names this process in log lines (several instances of a region share one log). */
+    instanceId: v.INSTANCE_ID ?? defaultInstanceId(),
     port,
     host: v.HOST ?? (dev ? '127.0.0.1' : '0.0.0.0'),
     publicBaseUrl: publicBaseUrl ?? '',
@@ -311,11 +328,19 @@ export type SkolonConfig = NonNullable<SsoConfig['skolon']>;
 export type DevIdpConfig = NonNullable<SsoConfig['devIdp']>;
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  constructor(
+    readonly problems: string[],
+    /** The mode NODE_ENV asked for, or null when NODE_ENV itself was refused. */
+    readonly mode: Mode | null = null,
+    /** What names this process in the log line that reports the failure. */
+    readonly instanceId: string = defaultInstanceId(),
+  ) {
     super(`Invalid configuration:\n- ${problems.join('\n- ')}`);
     this.name = 'ConfigError';
   }
 }
+
+const defaultInstanceId = () => `${hostname()}:${process.pid}`;
 
 type Env = Record<string, string | undefined>;
 
@@ -329,7 +354,8 @@ export function loadConfig(env: Env = process.env): Config {
     else problems.push(...new Set(result.error.issues.map((issue) => `${name} ${issue.message}`)));
   }
   const config = toConfig(parsed as Variables, problems);
-  if (problems.length) throw new ConfigError(problems);
+  if (problems.length)
+    throw new ConfigError(problems, given(env.NODE_ENV) === parsed.NODE_ENV ? config.mode : null, config.instanceId);
   return config;
 }
 
@@ -358,6 +384,26 @@ function outboundAllowListConfig(value: string | null, dev: boolean, problems: s
     return [];
   }
   return entries;
+}
+
+/**
+ * Whether a database URL names this machine: localhost, a loopback address, or a Unix socket (no host, or a
+ * `host=` parameter that is a path). Anything else may be someone's production database.
+ */
+export function isLocalDatabase(url: string): boolean {
+  const parsed = new URL(url);
+  const socket = parsed.searchParams.get('host');
+  if (socket !== null && socket !== '') return socket.startsWith('/');
+  let host = parsed.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  try {
+    host = decodeURIComponent(host);
+  } catch {
+    return false;
+  }
+  if (host === '' || host.startsWith('/') || host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (!ipaddr.isValid(host)) return false;
+  const address = ipaddr.process(host);
+  return address.range() === 'loopback';
 }
 
 /** The names proxy-addr (Express) knows for address ranges. */

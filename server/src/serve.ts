@@ -5,45 +5,66 @@ import { createApp } from './app';
 import { createHttpServer } from './http/server';
 import { startDraining } from './http/drain';
 import { buildServices } from './bootstrap';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { withAdvisoryLock } from './db/advisory-lock';
 import { seedDemoData } from './demo/seed';
 import { listenForJobs } from './jobs/job-listener';
 import { scheduleHousekeeping } from './jobs/housekeeping';
 import { observeServices } from './metrics/metrics';
 import { roundTrips } from './db/prepared';
+import { failStart, type StartProblem } from './startup-failure';
 import type { Telemetry } from './telemetry';
 
 export async function serve(telemetry: Telemetry | null): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (!(error instanceof ConfigError)) throw error;
+    if (error.mode === 'development' || error.mode === 'test') {
       console.error(error.message);
       process.exit(1);
     }
-    throw error;
+    failStart({
+      problem: 'configuration',
+      error,
+      mode: error.mode,
+      instance: error.instanceId,
+      problems: error.problems,
+    });
   }
-  const services = await buildServices(config);
+  let stage: StartProblem = 'start';
+  const fail = (error: unknown): never =>
+    failStart({ problem: stage, error, mode: config.mode, instance: config.instanceId });
+  const services = await buildServices(config, { onStage: (s) => (stage = s) }).catch(fail);
   const { logger } = services;
   // Under a lock: instances started at once on an empty database would otherwise all seed, and all but one fail.
-  if (config.seedDemoData) await withAdvisoryLock(services.database, 'seed', () => seedDemoData(services));
+  stage = 'demo-data';
+  if (config.seedDemoData) await withAdvisoryLock(services.database, 'seed', () => seedDemoData(services)).catch(fail);
 
   const app = createApp(services);
-  const server: Server = await new Promise((resolve, reject) => {
+  stage = 'listen';
+  const server: Server = await new Promise<Server>((resolve, reject) => {
     const s = createHttpServer(app, config.runtime);
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
-  });
+  }).catch(fail);
   server.keepAliveTimeout = 65_000;
   // The validator compiles the contract on first use: pay that before real traffic arrives.
   await fetch(`http://127.0.0.1:${config.port}/core/v1/tenants`, { headers: { 'cosafe-core-api-version': '1' } }).catch(
     () => undefined,
   );
+  // The ready line says what this start is: its mode, its database and where messages go.
   logger.info(
-    { region: config.region, url: config.publicBaseUrl, database: services.database.kind },
-    'core API listening',
+    {
+      region: config.region,
+      url: config.publicBaseUrl,
+      mode: config.mode,
+      database: services.database.kind,
+      transport: config.notify.transport,
+      instance: config.instanceId,
+    },
+    `core API listening (${config.mode} mode, ${services.database.kind === 'postgres' ? 'PostgreSQL' : 'embedded PGlite'} database, messages ${config.notify.transport === 'live' ? 'sent live' : 'kept in the development outbox'})`,
   );
   // A region forked by the benchmark (server/bench) tells it how many statements it has sent, when asked.
   if (process.send)

@@ -1,5 +1,6 @@
 // What a command may use: where to print, the region's services (opened on first use, so `--help` and bad
 // arguments never touch the database) and standard input (for secrets that must not be on the command line).
+import { readFile } from 'node:fs/promises';
 import type { Services } from '../services';
 import { AdminError } from './admin-error';
 
@@ -15,4 +16,18 @@ export async function tenantName(services: Services, tenantId: number): Promise<
   const tenant = await services.db.selectFrom('tenants').select('name').where('id', '=', tenantId).executeTakeFirst();
   if (!tenant) throw new AdminError(`There is no tenant ${tenantId}. \`npm run admin -- tenant list\` shows them.`);
   return tenant.name;
+}
+
+/** Text files an operator hands in (a CSV, a template): `-` is standard input. At most 10 MB. */
+export async function readTextArgument(io: AdminIo, path: string, what: string): Promise<string> {
+  let text: string;
+  try {
+    text = path === '-' ? await io.readStdin() : await readFile(path, 'utf8');
+  } catch (error) {
+    throw new AdminError(
+      `Cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  if (Buffer.byteLength(text) > 10 * 1024 * 1024) throw new AdminError(`${what} ${path} is larger than 10 MB.`);
+  return text;
 }

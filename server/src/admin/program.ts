@@ -5,9 +5,15 @@ import { Command, CommanderError } from '@commander-js/extra-typings';
 import { ConfigError } from '../config';
 import { DataDirInUseError } from '../db/data-dir-lock';
 import { ApiError } from '../errors';
+import { SetupRefused } from '../modules/external-communication';
+import { GroupChangeRefused } from '../modules/groups';
+import { PermissionChangeRefused } from '../modules/users';
 import { AdminError } from './admin-error';
 import type { AdminIo } from './admin-io';
 import { coalertCodeCommands } from './commands/coalert-codes';
+import { externalCommunicationCommands } from './commands/external-communication';
+import { groupCommands } from './commands/groups';
+import { permissionCommands } from './commands/permissions';
 import { scimKeyCommands } from './commands/scim-keys';
 import { senderSettingsCommands } from './commands/sender-settings';
 import { ssoCommands } from './commands/sso';
@@ -33,6 +39,11 @@ Examples:
   npm run admin -- sender-settings set --tenant 3 --email-name "Demo School" --sms-sender DemoSchool
   npm run admin -- sso oidc --tenant 3 --issuer https://idp.example … --client-secret-file - < secret.txt
   npm run admin -- scim-key create --tenant 3 --name "Entra ID provisioning"
+  npm run admin -- permission grant --tenant 3 --user ann@school.example cec.maySend
+  npm run admin -- group create --tenant 3 --name "Crisis team" --function checklists --function im_ok
+  npm run admin -- cec-group create --tenant 3 --name "Parents"
+  npm run admin -- recipient import --tenant 3 --group 1 --file parents.csv --dry-run
+  npm run admin -- template create --tenant 3 --name "Evacuation" --content-file evacuation.txt
   npm run admin -- <command> --help     every option of a command
 
 With the embedded database (no DATABASE_URL), stop the region first: its data directory has one user at a time.`,
@@ -43,6 +54,9 @@ With the embedded database (no DATABASE_URL), stop the region first: its data di
   senderSettingsCommands(program, io);
   ssoCommands(program, io);
   scimKeyCommands(program, io);
+  permissionCommands(program, io);
+  groupCommands(program, io);
+  externalCommunicationCommands(program, io);
   return program;
 }
 
@@ -61,7 +75,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
 
 function explain(error: unknown): string {
   if (error instanceof AdminError || error instanceof DataDirInUseError) return error.message;
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError || error instanceof SetupRefused) return error.message;
+  if (error instanceof PermissionChangeRefused || error instanceof GroupChangeRefused) return error.message;
   if (error instanceof ConfigError) return error.message;
   const code = (error as { code?: string })?.code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND') return `cannot reach the database (${code}): check DATABASE_URL`;

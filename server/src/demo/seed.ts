@@ -1,5 +1,7 @@
 // Demo data for development (never run in production): two tenants per region and the demo accounts listed
-// in the README, all with the password `Demo-Password-1!`. Idempotent: it does nothing once tenants exist.
+// in the README, all with the password `Demo-Password-1!`. Idempotent: it does nothing once tenants exist. It
+// seeds only a database that holds nothing but demo data (empty, or seeded before), and refuses any other.
+import { sql } from 'kysely';
 import { buildPermissions, defaultUserSettings, memberPermissions } from '../modules/users';
 import { emailHash } from '../security/hashing';
 import { hashPassword } from '../security/passwords';
@@ -10,8 +12,41 @@ import { seedOrganisation } from './seed-organisation';
 import { seedDevSso } from './seed-sso';
 import { demoPassword, demoTenantsFor, demoUsersFor } from './demo-people';
 
+/** The demo data would sit beside real data: nothing was written. */
+export class DemoSeedRefused extends Error {
+  constructor(tenants: number, users: number) {
+    super(
+      `Demo data not seeded: the database holds data that is not demo data (${tenants} tenant(s), ${users} user(s)). Start with SEED_DEMO_DATA=false, or use an empty database.`,
+    );
+    this.name = 'DemoSeedRefused';
+  }
+}
+
+/** Demo tenants' websites and demo accounts' emails are all on demo.test (or a subdomain of it). */
+const demoDomain = (column: string) =>
+  sql<boolean>`(${sql.ref(column)} ~* '^(https://|[^@]*@)([a-z0-9-]+\.)*demo\.test(/|$)')`;
+
+/** Refuses (DemoSeedRefused) when the database holds a tenant or a user that is not the demo data's. */
+async function refuseUnlessDemoOnly(services: Services): Promise<void> {
+  const { db } = services;
+  const [tenants, users] = await Promise.all([
+    db
+      .selectFrom('tenants')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where(sql<boolean>`not ${demoDomain('website_url')}`)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where(sql<boolean>`not ${demoDomain('email')}`)
+      .executeTakeFirstOrThrow(),
+  ]);
+  if (Number(tenants.n) > 0 || Number(users.n) > 0) throw new DemoSeedRefused(Number(tenants.n), Number(users.n));
+}
+
 export async function seedDemoData(services: Services): Promise<boolean> {
   const { db, config } = services;
+  await refuseUnlessDemoOnly(services);
   const existing = await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
   if (existing) {
     await seedDevSso(services);

@@ -18,7 +18,8 @@ const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 /** The path as logged: no query string, and no push token (the last segment of /push-tokens/{id}). */
 const loggedPath = (url: string) => url.split('?')[0].replace(/(\/push-tokens\/)[^/]+/, '$1[redacted]');
 
-export function requestLog(logger: Logger): RequestHandler {
+/** `instance` names this process (INSTANCE_ID, or host and pid): instances of a region share one log. */
+export function requestLog(logger: Logger, instance?: string): RequestHandler {
   return (req, res, next) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
@@ -33,6 +34,7 @@ export function requestLog(logger: Logger): RequestHandler {
       const level = failed ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       const fields = {
+        instance,
         req: { id, method: req.method, path: loggedPath(url) },
         res: { statusCode: res.statusCode },
         responseTime: Math.round(performance.now() - started),

@@ -139,17 +139,31 @@ export class JobScheduler {
 
   /**
    * Runs the one job with this dedupe key now, if it is pending and no other worker holds it (an operator tool
-   * that wants to say "sent" rather than "queued"). Answers what became of it: a failure is retried later as usual.
+   * that wants to say "sent" rather than "queued"). When another worker holds it (a running instance claimed it
+   * first), waits up to `waitMs` for that worker to finish it. Answers what became of it, and `running` when
+   * another worker still has it in hand: a failure is retried later as usual.
    */
-  async runNow(dedupeKey: string): Promise<{ status: JobStatus | 'missing'; lastError: string | null }> {
+  async runNow(
+    dedupeKey: string,
+    waitMs = 15_000,
+  ): Promise<{ status: JobStatus | 'missing'; lastError: string | null; running: boolean }> {
     const [job] = await this.claim(1, dedupeKey);
     if (job) await this.execute(job);
-    const row = await this.db
-      .selectFrom('jobs')
-      .select(['status', 'last_error'])
-      .where('dedupe_key', '=', dedupeKey)
-      .executeTakeFirst();
-    return row ? { status: row.status, lastError: row.last_error } : { status: 'missing', lastError: null };
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const row = await this.db
+        .selectFrom('jobs')
+        .select(['status', 'last_error', 'locked_until'])
+        .where('dedupe_key', '=', dedupeKey)
+        .executeTakeFirst();
+      if (!row) return { status: 'missing', lastError: null, running: false };
+      const running =
+        row.status === 'pending' &&
+        row.locked_until !== null &&
+        new Date(row.locked_until).getTime() > this.options.now().getTime();
+      if (!running || Date.now() >= deadline) return { status: row.status, lastError: row.last_error, running };
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /** Polls for due jobs until stop(). */

@@ -14,7 +14,19 @@ describe('npm run admin -- --help', () => {
   test('lists every command with examples and exits 0', async () => {
     const run = await admin(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['tenant', 'user', 'coalert-code', 'sender-settings', 'sso', 'scim-key'])
+    for (const command of [
+      'tenant',
+      'user',
+      'coalert-code',
+      'sender-settings',
+      'sso',
+      'scim-key',
+      'permission',
+      'group',
+      'cec-group',
+      'recipient',
+      'template',
+    ])
       expect(run.out).toContain(`  ${command} `);
     expect(run.out).toContain('Examples:');
   });

@@ -3,6 +3,8 @@ import request from 'supertest';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, insertUser, v1 } from '../support/fixtures';
 import { goodPasswordHash } from '../support/sign-in';
+import { registerJobHandlers } from '../../src/job-handlers';
+import { JobScheduler } from '../../src/jobs/scheduler';
 import { adminRunner, expectRefused } from './admin-fixtures';
 
 let ctx: TestContext;
@@ -116,6 +118,57 @@ describe('user invite', () => {
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/is a member of Demo School; no invitation sent: they already have a password/);
     expect(await mailsTo('cai@school.example')).toEqual([]);
+  });
+
+  test('when a running region sends the invitation first, it says sent (not "could not be sent now (busy)")', async () => {
+    // The region's own worker claims the job the moment it is enqueued (LISTEN/NOTIFY) and is still sending it when
+    // the tool asks to run it: the tool waits for that send and reports it.
+    const region = new JobScheduler(ctx.services.db, { now: () => new Date(), logger: ctx.services.logger });
+    let claimed: () => void = () => undefined;
+    const regionHasIt = new Promise<void>((resolve) => (claimed = resolve));
+    const send = ctx.services.notifier.email.send.bind(ctx.services.notifier.email);
+    const slowNotifier = {
+      ...ctx.services.notifier,
+      email: {
+        ...ctx.services.notifier.email,
+        send: async (mail: Parameters<typeof send>[0]) => {
+          claimed();
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return send(mail);
+        },
+      },
+    };
+    registerJobHandlers({ ...ctx.services, jobs: region, notifier: slowNotifier });
+    const tool = adminRunner({
+      ...ctx,
+      services: {
+        ...ctx.services,
+        jobs: Object.assign(Object.create(ctx.services.jobs) as JobScheduler, {
+          runNow: async (key: string) => {
+            const regionRun = region.runDueJobs();
+            await regionHasIt;
+            const answer = await ctx.services.jobs.runNow(key);
+            await regionRun;
+            return answer;
+          },
+        }),
+      },
+    });
+    const run = await tool([
+      'user',
+      'invite',
+      '--tenant',
+      String(tenant),
+      '--email',
+      'dag@school.example',
+      '--name',
+      'Dag',
+    ]);
+    expect(run).toMatchObject({ code: 0, err: '' });
+    expect(run.out).toMatch(
+      /^Invitation to Demo School sent to dag@school\.example \(user \d+, new\); the link is valid 30 days\.\n$/,
+    );
+    expect(await mailsTo('dag@school.example')).toHaveLength(1);
   });
 
   test.each([

@@ -101,3 +101,72 @@ describe('configuration', () => {
     expect(loadConfig({ PORT: '', REGION: '  ' })).toMatchObject({ port: 4000, region: 'eu-north-1' });
   });
 });
+
+describe('the mode is chosen on purpose', () => {
+  test.each(['Production', 'prod', 'staging', 'PRODUCTION', 'dev'])(
+    'NODE_ENV=%s is refused instead of running in development mode',
+    (value) => {
+      expect(() => loadConfig({ NODE_ENV: value })).toThrow(/NODE_ENV must be one of production, development, test/);
+    },
+  );
+
+  test('unset, development and test stay what they were', () => {
+    expect(loadConfig({}).mode).toBe('development');
+    expect(loadConfig({ NODE_ENV: 'development' }).mode).toBe('development');
+    expect(loadConfig({ NODE_ENV: 'test' }).mode).toBe('test');
+  });
+
+  test.each([
+    'postgres://app@db.internal.example:5432/core',
+    'postgres://app@10.0.0.12/core',
+    'postgresql://app@[2001:db8::1]:5432/core',
+    'postgres://app@postgres/core',
+    'postgres://app@127.0.0.1.nip.example/core',
+  ])('development (and test) on the database %s, which is not local, needs DEV_ALLOW_REMOTE_DATABASE=true', (url) => {
+    for (const NODE_ENV of [undefined, 'development', 'test'])
+      expect(() => loadConfig({ ...(NODE_ENV ? { NODE_ENV } : {}), DATABASE_URL: url })).toThrow(
+        /DATABASE_URL is not a local database: development mode there needs DEV_ALLOW_REMOTE_DATABASE=true/,
+      );
+    expect(loadConfig({ DATABASE_URL: url, DEV_ALLOW_REMOTE_DATABASE: 'true' }).databaseUrl).toBe(url);
+  });
+
+  test.each([
+    'postgres://postgres@127.0.0.1:5432/core',
+    'postgres://postgres@127.8.0.1/core',
+    'postgres://postgres@localhost/core',
+    'postgres://postgres@[::1]:5432/core',
+    'postgres:///core?host=/var/run/postgresql',
+    'postgres://%2Fvar%2Frun%2Fpostgresql/core',
+  ])('development on the local database %s needs no opt-in', (url) => {
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
+  test('a database named local by a socket query parameter on another host is not local', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://postgres@localhost/core?host=db.example' })).toThrow(
+      /DEV_ALLOW_REMOTE_DATABASE/,
+    );
+  });
+
+  test('production needs no opt-in, and refuses the development one', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://api.example',
+      SIGN_IN_APP_URL: 'https://login.example',
+      DATABASE_URL: 'postgres://app@db.internal.example/core',
+      SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+      ACCESS_TOKEN_SIGNING_KEYS: JSON.stringify([{ kty: 'EC', kid: 'k1', d: 'd', x: 'x', y: 'y', crv: 'P-256' }]),
+      SMTP_URL: 'smtp://mail.example',
+      SMS_API_URL: 'https://sms.example',
+    };
+    expect(loadConfig(production).mode).toBe('production');
+    expect(() => loadConfig({ ...production, DEV_ALLOW_REMOTE_DATABASE: 'true' })).toThrow(
+      /DEV_ALLOW_REMOTE_DATABASE is for development and tests only/,
+    );
+  });
+
+  test('the instance is named by INSTANCE_ID, else by host and process id', () => {
+    expect(loadConfig({ INSTANCE_ID: 'eu-1a' }).instanceId).toBe('eu-1a');
+    expect(loadConfig({}).instanceId).toMatch(new RegExp(`:${process.pid}$`));
+    expect(() => loadConfig({ INSTANCE_ID: 'a\nb' })).toThrow(/INSTANCE_ID/);
+  });
+});

@@ -1,6 +1,7 @@
 // user invite
 import type { Command } from '@commander-js/extra-typings';
 import { inviteUser, type NoInvitation } from '../../modules/invitations';
+import { AdminError } from '../admin-error';
 import type { AdminIo } from '../admin-io';
 import { tenantName } from '../admin-io';
 import { email, language, phone, positiveInt, text } from '../parse';
@@ -48,8 +49,13 @@ export function userCommands(program: Command, io: AdminIo): void {
       const sent = await services.jobs.runNow(outcome.invitation.job);
       if (sent.status === 'done')
         return void io.out(`Invitation to ${organisation} sent to ${who}; the link is valid 30 days.\n`);
-      io.out(
-        `Invitation to ${organisation} for ${who} is queued: it could not be sent now (${sent.lastError ?? 'busy'}); the region sends it as soon as it can.\n`,
-      );
+      if (sent.status === 'failed' || sent.status === 'cancelled')
+        throw new AdminError(
+          `${who} is a member of ${organisation}, but the invitation was not sent (${sent.lastError ?? sent.status}); invite them again to retry.`,
+        );
+      const why = sent.running
+        ? 'a running instance of the region is sending it'
+        : `it could not be sent now (${sent.lastError ?? 'not due yet'})`;
+      io.out(`Invitation to ${organisation} for ${who} is queued: ${why}; the region sends it as soon as it can.\n`);
     });
 }

@@ -4,3 +4,19 @@ export { confirmationRouter } from './confirmation-page';
 export { externalMessageDeliverJob } from './external-communication.service';
 export { deliverExternalMessage } from './external-communication.delivery';
 export { findSenderSettings, upsertSenderSettings } from './external-communication.repository';
+export {
+  SetupRefused,
+  addRecipient,
+  createCecGroup,
+  createTemplate,
+  deleteCecGroup,
+  deleteTemplate,
+  importRecipients,
+  listCecGroupsWithMembers,
+  listRecipients,
+  listTemplates,
+  removeRecipient,
+  renameCecGroup,
+  updateTemplate,
+  type ImportReport,
+} from './external-communication.setup';

@@ -1,3 +1,11 @@
 // Groups: the module's public face.
 export { groupHandlers } from './groups.handlers';
 export { sharesVisibleGroup, viewerOf } from './group-visibility';
+export {
+  GroupChangeRefused,
+  addGroupMember,
+  createGroup,
+  groupFunctions,
+  operatorGroupTypes,
+  tenantGroups,
+} from './groups.setup';

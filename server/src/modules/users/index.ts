@@ -2,3 +2,4 @@
 export { userHandlers } from './users.handlers';
 export { buildPermissions, memberPermissions } from './permission-flags';
 export { defaultUserSettings } from './default-settings';
+export { PermissionChangeRefused, allFlagNames, changeMemberPermissions, memberFlags } from './member-permissions';
