@@ -13,12 +13,11 @@ import { benchRegion, type Row, type RunContext } from './region';
 import { argon2VerifyCpuMs } from './sign-in-cost';
 import { tokenMissMicros } from './token-cost';
 import { load } from './load';
-import { measureWorkarounds, type WorkaroundSaving } from './workarounds';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const roundCount = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-/** `BENCH_ONLY=groups,login` runs only those parts (groups, get, login, refresh, better-auth, pglite, workarounds, crisis, web). */
+/** `BENCH_ONLY=groups,login` runs only those parts (groups, get, login, refresh, better-auth, pglite, crisis, web). */
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const want = (part: string) => !only || only.includes(part);
 const fmt = (n: number, digits = 0) => (Number.isNaN(n) ? '' : n.toFixed(digits));
@@ -57,9 +56,6 @@ async function main() {
   } finally {
     await stop(hello);
   }
-  let savings: WorkaroundSaving[] = [];
-  if (usePg && want('workarounds'))
-    savings = await measureWorkarounds(pgUrl, Math.max(2, seconds / 2), Math.max(5, roundCount));
   if (ctx.helloCosts.length) {
     const floor = medianCost(ctx.helloCosts);
     rows.unshift({
@@ -107,12 +103,8 @@ async function main() {
         `| ${r.name} | ${fmt(r.result.perSecond)} | ${fmt(r.result.p50, 1)} | ${fmt(r.result.p99, 1)} | ${r.result.errors} | ${fmt(r.cost?.nodeUs ?? NaN)} | ${fmt(r.cost?.dbUs ?? NaN)} | ${fmt(r.cost?.roundTrips ?? NaN, 1)} | ${r.note ?? ''} |`,
     ),
   ].join('\n');
-  const workaroundLines = savings.map(
-    (w) =>
-      `- ${w.workaround}: ${fmt(w.without)} µs of CPU per authenticated GET without it, ${fmt(w.withIt)} µs with every workaround: saves ${fmt((1 - w.withIt / w.without) * 100, 1)} % (kept only at ≥ 5 %)`,
-  );
   const tokenLine = `Access token verification on a cache miss: ${fmt(tokenMiss[(tokenMiss.length - 1) >> 1], 1)} µs CPU (median of ${tokenMiss.length} rounds of 2,000 fresh tokens; range ${fmt(tokenMiss[0], 1)}-${fmt(tokenMiss.at(-1)!, 1)}; goal ≤ 60 µs)`;
-  console.log(`\n${table}\n\n${tokenLine}\n\n${workaroundLines.join('\n')}\n`);
+  console.log(`\n${table}\n\n${tokenLine}\n`);
   const doc = `# Benchmarks
 
 Produced by \`npm run bench\` (${seconds} s per measurement, ${roundCount} rounds of each cost; \`BENCH_SECONDS\` and \`BENCH_ROUNDS\`
@@ -128,11 +120,6 @@ runs as in production (no response validation, logs at warn), with development s
 ${table}
 
 ${tokenLine}
-
-Workarounds of library internals (docs/decisions.md), each left out of one region while another keeps them all,
-the two serving side by side in alternating rounds (median of ${Math.max(5, roundCount)}):
-
-${workaroundLines.join('\n') || '- not measured in this run'}
 
 How to read it: "Node CPU" is the serving process's CPU per request (all its threads; with PGlite the database
 runs inside it), "DB CPU" that of the PostgreSQL backends serving its database, "round trips" the statements it
