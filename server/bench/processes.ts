@@ -62,9 +62,12 @@ export async function startBetterAuth(port: number, databaseUrl: string): Promis
   return child;
 }
 
-/** Starts a region as in production (no response validation), development seed data included. */
+/**
+ * Starts a region from the production build (`npm run build`: server/dist, run by plain Node), as in production
+ * (no response validation), development seed data included.
+ */
 export async function startRegion(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork(join(serverDir, 'src', 'main.ts'), [], {
+  const child = fork(join(serverDir, 'dist', 'main.js'), [], {
     env: {
       ...process.env,
       NODE_ENV: 'development',
@@ -74,7 +77,7 @@ export async function startRegion(port: number, env: Record<string, string>): Pr
       VALIDATE_RESPONSES: 'false',
       ...env,
     },
-    execArgv: ['--import', 'tsx'],
+    execArgv: [],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const deadline = Date.now() + 60_000;
