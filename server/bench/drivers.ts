@@ -1,14 +1,15 @@
 // PostgreSQL drivers side by side on the authenticated GET's own statements (the session check, then the tenants
-// page): node-postgres as the region uses it (a pool, one connection per statement in flight), node-postgres in
-// its pipeline mode (a few shared connections, statements sent without waiting for the previous answers), and
-// Postgres.js (which pipelines and coalesces the writes of one tick). Each runs in its own process, so its CPU and
-// its write system calls are its own; the database's CPU comes from its backends. `BENCH_ONLY=drivers npm run
-// bench`, or alone: `node --import tsx server/bench/drivers.ts`.
+// page), ten closed loops each: node-postgres from a pool (one connection per statement in flight, as the region
+// ran before), node-postgres in pipeline mode as the region runs now (db/pipeline.ts: two shared connections, the
+// statements of one tick in one write), and Postgres.js (two connections, which it pipelines and whose writes of
+// one tick it coalesces). Each runs in a process of its own, so its CPU and write system calls are its own; the
+// database's CPU is read from its backends. Part of `npm run bench` (`BENCH_ONLY=drivers`).
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Client, Pool, types as pgTypes } from 'pg';
 import postgres from 'postgres';
 import { openDatabase } from '../src/db/database';
+import { Pipelines } from '../src/db/pipeline';
 import { sessionOf } from '../src/http/auth';
 import { selectTenantsOfUser } from '../src/modules/tenants/tenants.repository';
 import { PostgresCpu } from './costs';
@@ -50,15 +51,24 @@ async function runner(driver: Driver, url: string, connections: number): Promise
     return { run: async (s) => (await pool.query(s)).rows, close: () => pool.end() };
   }
   if (driver === 'pg-pipeline') {
-    const clients = Array.from(
-      { length: 2 },
-      () => new Client({ connectionString: url, pipeline: true, types: { getTypeParser: pgTypeParser } } as never),
+    // The region's own shared connections (db/pipeline.ts), sending the statements under their names.
+    const names = new Map<string, string>();
+    class NamedClient extends Client {
+      override query(...args: unknown[]): any {
+        const [text, values] = args as [string, unknown[]];
+        return super.query({ name: names.get(text)!, text, values });
+      }
+    }
+    const pipelines = new Pipelines(
+      () => new NamedClient({ connectionString: url, pipeline: true, types: { getTypeParser: pgTypeParser } } as never),
+      2,
     );
-    await Promise.all(clients.map((c) => c.connect()));
-    let next = 0;
     return {
-      run: async (s) => (await clients[next++ % clients.length].query(s)).rows,
-      close: async () => void (await Promise.all(clients.map((c) => c.end()))),
+      run: async (s) => {
+        names.set(s.text, s.name);
+        return (await pipelines.query(s.text, s.values)).rows;
+      },
+      close: () => pipelines.end(),
     };
   }
   const sql = postgres(url, {
