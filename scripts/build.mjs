@@ -24,6 +24,8 @@ const runtimeFiles = [
   'server/package.json',
   'web/package.json',
   'server/assets',
+  // Applied by the production install's postinstall (patch-package), as in development.
+  'patches',
   'generated/core-api.bundle.json',
   'generated/docs.html',
 ];

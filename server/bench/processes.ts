@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,6 +24,15 @@ export function cpuSplitMillis(pid: number): { main: number; others: number } {
   return { main, others };
 }
 
+/**
+ * `BENCH_SERVER_CPUS=0` pins the servers the bench starts to those CPUs (`taskset`), so that the load generator,
+ * run with `taskset -c 1 npm run bench`, has a core of its own.
+ */
+function pin(child: ChildProcess): void {
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  if (cpus && child.pid) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(child.pid)], { stdio: 'ignore' });
+}
+
 export function rssMegabytes(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
@@ -37,6 +46,7 @@ export async function startHello(port: number): Promise<ChildProcess> {
     execArgv: ['--import', 'tsx'],
     stdio: 'ignore',
   });
+  pin(child);
   await new Promise<void>((resolve, reject) => {
     child.once('message', () => resolve());
     child.once('exit', (code) => reject(new Error(`hello server exited ${code}`)));
@@ -62,9 +72,12 @@ export async function startBetterAuth(port: number, databaseUrl: string): Promis
   return child;
 }
 
-/** Starts a region as in production (no response validation), development seed data included. */
+/**
+ * Starts a region from the production build (`npm run build`: server/dist, run by plain Node), as in production
+ * (no response validation), development seed data included.
+ */
 export async function startRegion(port: number, env: Record<string, string>): Promise<ChildProcess> {
-  const child = fork(join(serverDir, 'src', 'main.ts'), [], {
+  const child = fork(join(serverDir, 'dist', 'main.js'), [], {
     env: {
       ...process.env,
       NODE_ENV: 'development',
@@ -74,9 +87,11 @@ export async function startRegion(port: number, env: Record<string, string>): Pr
       VALIDATE_RESPONSES: 'false',
       ...env,
     },
-    execArgv: ['--import', 'tsx'],
+    // The young generation production runs with (README, Production).
+    execArgv: ['--max-semi-space-size=16'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
+  pin(child);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`region exited with ${child.exitCode}`);

@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createHash } from 'node:crypto';
 import { BareTenantsGet } from './bare-client';
+import { benchDrivers } from './drivers';
 import { measure, medianCost, PostgresCpu, type Cost } from './costs';
 import { load, paced, request, type LoadResult, type RequestSpec } from './load';
 import { rssMegabytes, startRegion, stop } from './processes';
@@ -115,6 +116,23 @@ export async function benchRegion(
       });
     }
     const rssBefore = rssMegabytes(child.pid!);
+    if (env.DATABASE_URL && ctx.want('drivers')) {
+      for (const d of await benchDrivers(env.DATABASE_URL, { sessionId: session.id, userId }, ctx.seconds, ctx.rounds))
+        rows.push({
+          name: `${label} driver ${d.driver}: the GET's 2 statements, 10 loops (no HTTP)`,
+          result: {
+            requests: 0,
+            errors: 0,
+            seconds: ctx.seconds,
+            perSecond: d.perSecond,
+            p50: d.p50,
+            p99: d.p99,
+            statuses: {},
+          },
+          cost: { result: undefined as never, nodeUs: d.nodeUs, dbUs: d.dbUs, roundTrips: 2 },
+          note: `${fmt(d.writesPerRequest, 2)} write system calls per request (median of ${ctx.rounds} rounds, drivers in turn)`,
+        });
+    }
     if (ctx.want('get')) {
       await load({ port, connections: 8, durationMs: 2000, next: authGet }); // warm up
       const bare =

@@ -13,22 +13,24 @@ import { benchRegion, type Row, type RunContext } from './region';
 import { argon2VerifyCpuMs } from './sign-in-cost';
 import { tokenMissMicros } from './token-cost';
 import { load } from './load';
-import { measureWorkarounds, type WorkaroundSaving } from './workarounds';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const roundCount = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-/** `BENCH_ONLY=groups,login` runs only those parts (groups, get, login, refresh, better-auth, pglite, workarounds, crisis, web). */
+/** `BENCH_ONLY=groups,login` runs only those parts (groups, get, drivers, login, refresh, better-auth, pglite, crisis, web). */
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const want = (part: string) => !only || only.includes(part);
 const fmt = (n: number, digits = 0) => (Number.isNaN(n) ? '' : n.toFixed(digits));
 const databaseUrl = (name: string) => pgUrl.replace(/\/[^/]*$/, `/${name}`);
+/** Where the bench's servers listen (four ports from here) and how its databases are named: two runs side by side differ. */
+const basePort = Number(process.env.BENCH_PORT ?? 4190);
+const dbPrefix = process.env.BENCH_DATABASE_PREFIX ?? 'core_bench';
 
 async function postgresAvailable(): Promise<boolean> {
   const client = new Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
-    for (const name of ['core_bench', 'core_bench_better_auth', 'core_bench_crisis']) {
+    for (const name of [dbPrefix, `${dbPrefix}_better_auth`, `${dbPrefix}_crisis`]) {
       await client.query(`drop database if exists ${name} with (force)`);
       await client.query(`create database ${name}`);
     }
@@ -41,25 +43,25 @@ async function postgresAvailable(): Promise<boolean> {
 }
 
 async function main() {
+  // The region runs as deployed: the production build (server/dist), made from this tree first.
+  execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'build.mjs')], { stdio: 'inherit' });
   const argonMs = await argon2VerifyCpuMs();
   const tokenMiss = await tokenMissMicros(roundCount);
-  const helloPort = 4190;
+  const helloPort = basePort;
   const hello = await startHello(helloPort);
   const ctx: RunContext = { seconds, rounds: roundCount, want, hello, helloPort, helloCosts: [] };
   const rows: Row[] = [];
   const usePg = await postgresAvailable();
   try {
     await load({ port: helloPort, connections: 8, durationMs: 2000, next: () => ({ method: 'GET', path: '/hello' }) });
-    if (usePg) rows.push(...(await benchRegion('PostgreSQL', 4191, { DATABASE_URL: databaseUrl('core_bench') }, ctx)));
+    if (usePg)
+      rows.push(...(await benchRegion('PostgreSQL', basePort + 1, { DATABASE_URL: databaseUrl(dbPrefix) }, ctx)));
     if (usePg && want('better-auth'))
-      rows.push(...(await benchBetterAuth(4193, databaseUrl('core_bench_better_auth'), ctx)));
-    if (want('pglite')) rows.push(...(await benchRegion('PGlite', 4192, { DATA_DIR: ':memory:' }, ctx)));
+      rows.push(...(await benchBetterAuth(basePort + 3, databaseUrl(`${dbPrefix}_better_auth`), ctx)));
+    if (want('pglite')) rows.push(...(await benchRegion('PGlite', basePort + 2, { DATA_DIR: ':memory:' }, ctx)));
   } finally {
     await stop(hello);
   }
-  let savings: WorkaroundSaving[] = [];
-  if (usePg && want('workarounds'))
-    savings = await measureWorkarounds(pgUrl, Math.max(2, seconds / 2), Math.max(5, roundCount));
   if (ctx.helloCosts.length) {
     const floor = medianCost(ctx.helloCosts);
     rows.unshift({
@@ -74,7 +76,7 @@ async function main() {
   if (want('crisis')) {
     try {
       crisis = execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, 'crisis.ts')], {
-        env: { ...process.env, ...(usePg ? { BENCH_DATABASE_URL: databaseUrl('core_bench_crisis') } : {}) },
+        env: { ...process.env, ...(usePg ? { BENCH_DATABASE_URL: databaseUrl(`${dbPrefix}_crisis`) } : {}) },
         encoding: 'utf8',
         timeout: 300_000,
       });
@@ -107,12 +109,8 @@ async function main() {
         `| ${r.name} | ${fmt(r.result.perSecond)} | ${fmt(r.result.p50, 1)} | ${fmt(r.result.p99, 1)} | ${r.result.errors} | ${fmt(r.cost?.nodeUs ?? NaN)} | ${fmt(r.cost?.dbUs ?? NaN)} | ${fmt(r.cost?.roundTrips ?? NaN, 1)} | ${r.note ?? ''} |`,
     ),
   ].join('\n');
-  const workaroundLines = savings.map(
-    (w) =>
-      `- ${w.workaround}: ${fmt(w.without)} µs of CPU per authenticated GET without it, ${fmt(w.withIt)} µs with every workaround: saves ${fmt((1 - w.withIt / w.without) * 100, 1)} % (kept only at ≥ 5 %)`,
-  );
   const tokenLine = `Access token verification on a cache miss: ${fmt(tokenMiss[(tokenMiss.length - 1) >> 1], 1)} µs CPU (median of ${tokenMiss.length} rounds of 2,000 fresh tokens; range ${fmt(tokenMiss[0], 1)}-${fmt(tokenMiss.at(-1)!, 1)}; goal ≤ 60 µs)`;
-  console.log(`\n${table}\n\n${tokenLine}\n\n${workaroundLines.join('\n')}\n`);
+  console.log(`\n${table}\n\n${tokenLine}\n`);
   const doc = `# Benchmarks
 
 Produced by \`npm run bench\` (${seconds} s per measurement, ${roundCount} rounds of each cost; \`BENCH_SECONDS\` and \`BENCH_ROUNDS\`
@@ -128,11 +126,6 @@ runs as in production (no response validation, logs at warn), with development s
 ${table}
 
 ${tokenLine}
-
-Workarounds of library internals (docs/decisions.md), each left out of one region while another keeps them all,
-the two serving side by side in alternating rounds (median of ${Math.max(5, roundCount)}):
-
-${workaroundLines.join('\n') || '- not measured in this run'}
 
 How to read it: "Node CPU" is the serving process's CPU per request (all its threads; with PGlite the database
 runs inside it), "DB CPU" that of the PostgreSQL backends serving its database, "round trips" the statements it

@@ -14,7 +14,6 @@ import { metricsRoute, requestMetrics } from './http/metrics-route';
 import { boundInFlight, parseByteLimit, rejectOversizedBodies } from './http/overload';
 import { rejectNulCharacters } from './http/reject-nul';
 import { requestLog } from './http/request-log';
-import { cacheRouteMatchers } from './http/route-matcher-cache';
 import type { HandlerMap } from './http/operations';
 import { contractView, docsPath } from './http/spec';
 import { credentialSchemes, errorRefiners, handlers as defaultHandlers } from './modules/registry';
@@ -23,19 +22,13 @@ import { devOutboxRouter } from './notify/dev-outbox';
 import { scimErrorHandler } from './modules/scim';
 import { confirmationRouter } from './modules/external-communication';
 
-/** The workarounds of library internals that measured their keep (docs/decisions.md, Performance notes). */
-export type Workaround = 'route-matcher-cache';
-
 export interface AppOptions {
   handlers?: HandlerMap;
-  /** The benchmark leaves one out to measure what it saves (`npm run bench`, the workarounds part). */
-  without?: Workaround;
 }
 
 export function createApp(services: Services, options: AppOptions = {}): Express {
   const { config, logger } = services;
   const contract = contractView();
-  if (options.without !== 'route-matcher-cache') cacheRouteMatchers();
   const app = express();
   app.disable('x-powered-by');
   // API answers are no-store: an ETag (a SHA-1 of every body) would only cost time.

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { lockDataDir } from './data-dir-lock';
 import { PGliteDialect } from './pglite-dialect';
+import { Pipelines, pipeliningPool } from './pipeline';
 import { roundTrips, statementName } from './prepared';
 import type { Database } from './types';
 
@@ -26,6 +27,8 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests isolate each file in its own schema). */
   schema?: string;
   poolSize?: number;
+  /** PostgreSQL: the shared pipelined connections for single prepared statements (pipeline.ts); 2 unless given. */
+  pipelines?: number;
 }
 
 /**
@@ -58,25 +61,35 @@ export interface DatabaseHandle {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
-    const pool = new Pool({
-      Client: PreparingClient,
+    const connection = {
       connectionString: options.url,
-      max: options.poolSize ?? 10,
       connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
           oid === INT8 ? parseInt8 : pgTypes.getTypeParser(oid, format as 'text')) as typeof pgTypes.getTypeParser,
       },
+    };
+    const pool = new Pool({
+      ...connection,
+      Client: PreparingClient,
+      max: options.poolSize ?? 10,
+      idleTimeoutMillis: 30_000,
     });
+    // Single prepared statements share pipelined connections (pipeline.ts); transactions and the rest use the pool.
+    const pipelines = new Pipelines(
+      () => new PreparingClient({ ...connection, pipeline: true } as ConstructorParameters<typeof Client>[0]),
+      options.pipelines ?? 2,
+    );
     // A dropped connection must not crash the process; the next query reconnects.
     pool.on('error', () => undefined);
     // The pool listens only to idle clients: a connection lost while checked out (PostgreSQL restarting while a
     // transaction waits between statements, say) emits 'error' on the client itself, which crashed the process.
     // The query in progress fails on its own and the broken client is dropped when it is released.
     pool.on('connect', (client) => void client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: pipeliningPool(pool, pipelines) as never }),
+    });
     const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
     return {
       db,

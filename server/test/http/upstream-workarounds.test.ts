@@ -1,10 +1,24 @@
-// Workarounds of a library's internals stay only until upstream fixes what they work around: each test here
-// checks that the library still behaves as the workaround assumes, and fails on the day it no longer does, so
-// the workaround gets removed (docs/decisions.md, Performance notes).
+// Changes to a library's internals stay only until upstream makes them needless: each test here checks that the
+// installed library is the one the change was made for and still behaves as the change assumes, and fails on the
+// day it no longer does (docs/decisions.md, Performance notes).
+//
+// express-openapi-validator is patched (patches/, applied by patch-package on install): it finds a request's
+// operation in route matchers compiled once per route, not by compiling and trying every route on every request,
+// and reads the raw query without the deprecated url.parse. The lookup must answer exactly as upstream's does.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import url from 'node:url';
 import pathToRegexpModule = require('path-to-regexp');
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import fc from 'fast-check';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { OpenApiSpecLoader } from 'express-openapi-validator/dist/framework/openapi.spec.loader';
+import { OpenApiContext } from 'express-openapi-validator/dist/framework/openapi.context';
+import { applyOpenApiMetadata } from 'express-openapi-validator/dist/middlewares/openapi.metadata';
 import request from 'supertest';
+import { contractView } from '../../src/http/spec';
+
+const root = join(__dirname, '..', '..', '..');
 
 const spec = {
   openapi: '3.1.0',
@@ -16,7 +30,10 @@ const spec = {
       {
         get: {
           operationId: `get-${name}`,
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+            { name: 'q', in: 'query', required: false, schema: { type: 'string' } },
+          ],
           responses: { 200: { description: 'ok' } },
         },
       },
@@ -24,7 +41,23 @@ const spec = {
   ),
 };
 
-test('express-openapi-validator still compiles its route matchers on every request (cdimascio/express-openapi-validator#1217); when this fails, remove http/route-matcher-cache.ts', async () => {
+function validatedApp() {
+  const app = express();
+  app.use(OpenApiValidator.middleware({ apiSpec: spec as never, validateRequests: true, validateResponses: false }));
+  app.get('/v1/:name/:id', (req, res) => void res.json({ query: req.query }));
+  app.use((error: { status: number; message: string }, _req: Request, res: Response, _next: NextFunction) => {
+    res.status(error.status).json({ message: error.message });
+  });
+  return app;
+}
+
+test('the patch is for the installed express-openapi-validator: on an upgrade, redo it or drop it if upstream caches its route matchers (cdimascio/express-openapi-validator#1217)', () => {
+  const patches = readdirSync(join(root, 'patches')).filter((f) => f.startsWith('express-openapi-validator+'));
+  const { version } = require('express-openapi-validator/package.json') as { version: string };
+  expect(patches).toEqual([`express-openapi-validator+${version}.patch`]);
+});
+
+test('no route matcher is compiled per request once the routes are loaded (the patch is applied)', async () => {
   const module = pathToRegexpModule as { pathToRegexp: typeof pathToRegexpModule.pathToRegexp };
   const original = module.pathToRegexp;
   let compiled = 0;
@@ -33,14 +66,138 @@ test('express-openapi-validator still compiles its route matchers on every reque
     return original(...args);
   }) as typeof original;
   try {
-    const app = express();
-    app.use(OpenApiValidator.middleware({ apiSpec: spec as never, validateRequests: true, validateResponses: false }));
-    app.get('/v1/things/:id', (_req, res) => void res.json({}));
+    const app = validatedApp();
     expect((await request(app).get('/v1/things/1')).status).toBe(200); // the first request loads the spec
     compiled = 0;
     expect((await request(app).get('/v1/things/2')).status).toBe(200);
-    expect(compiled).toBeGreaterThan(0);
+    expect((await request(app).get('/v1/more/3')).status).toBe(200);
+    expect(compiled).toBe(0);
   } finally {
     module.pathToRegexp = original;
   }
+});
+
+test('the query is read without url.parse, with the same answers (the patch is applied)', async () => {
+  const parse = jest.spyOn(url, 'parse');
+  try {
+    const app = validatedApp();
+    const plain = await request(app).get('/v1/things/1?q=a%2Cb');
+    expect(plain.status).toBe(200);
+    expect(plain.body).toEqual({ query: { q: 'a,b' } });
+    // Reserved characters in a query value are refused, as upstream refuses them.
+    const reserved = await request(app).get('/v1/things/1?q=a[b]');
+    expect(reserved.status).toBe(400);
+    expect(reserved.body.message).toMatch(/must be url encoded/);
+    expect(parse).not.toHaveBeenCalled();
+  } finally {
+    parse.mockRestore();
+  }
+});
+
+// Upstream's lookup (express-openapi-validator 5.6.2, middlewares/openapi.metadata.js), kept as the reference:
+// every route in order, compiled on the spot, the first that matches wins.
+function upstreamLookup(context: OpenApiContext, path: string, method: string, sensitive: boolean) {
+  for (const [expressRoute, methods] of Object.entries(context.expressRouteMap)) {
+    const openApiRoute = context.routePair(expressRoute)!.openApiRoute;
+    const pathKey = openApiRoute.substring((methods as { basePath: string }).basePath.length);
+    const schema = (context.apiDoc.paths as Record<string, any>)[pathKey][method.toLowerCase()];
+    const regexpObj = pathToRegexpModule.pathToRegexp(expressRoute, { sensitive, strict: false } as never);
+    const matched = regexpObj.regexp.exec(path);
+    if (matched) {
+      try {
+        const values = matched.slice(1).map(decodeURIComponent);
+        return {
+          schema,
+          openApiRoute,
+          pathParams: Object.fromEntries(regexpObj.keys.map((k, i) => [k.name, values[i]])),
+        };
+      } catch {
+        return 'BadRequest';
+      }
+    }
+  }
+  return null;
+}
+
+const outcome = (error: unknown) => (error as { constructor: { name: string } }).constructor.name;
+
+describe('the patched lookup answers as upstream for every path', () => {
+  const documents = contractView().documents;
+  let contexts: OpenApiContext[];
+
+  beforeAll(async () => {
+    contexts = await Promise.all(
+      documents.map(async ({ document }) => {
+        const loaded = await new OpenApiSpecLoader({
+          apiDoc: structuredClone(document) as never,
+          validateApiSpec: false,
+        } as never).load();
+        return new OpenApiContext(loaded as never, undefined as never, false, false);
+      }),
+    );
+  });
+
+  const segment = fc.stringMatching(/^[a-zA-Z0-9%._~:@-]{0,6}$/);
+  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
+
+  /** A route of the contract with its parameters filled in, letters' case flipped, slashes added or taken away. */
+  const pathArbitrary = (context: OpenApiContext) =>
+    fc
+      .record({
+        route: fc.constantFrom(...context.routes.map((r) => r.openApiRoute)),
+        values: fc.array(segment, { minLength: 4, maxLength: 4 }),
+        flips: fc.array(fc.nat(80), { maxLength: 3 }),
+        tail: fc.constantFrom('', '', '/', '//', '/x', '%', '%E0%A4%A'),
+        cut: fc.nat(100),
+        cutIt: fc.boolean(),
+      })
+      .map(({ route, values, flips, tail, cut, cutIt }) => {
+        let n = 0;
+        let path = route.replace(/\{[^}]+\}/g, () => values[n++ % values.length]) + tail;
+        if (cutIt) path = path.slice(0, cut % (path.length + 1));
+        for (const at of flips) {
+          const i = at % Math.max(1, path.length);
+          const c = path.charAt(i);
+          path = path.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + path.slice(i + 1);
+        }
+        return path;
+      });
+
+  test.each([false, true])('case sensitive routing %s', (sensitive) => {
+    for (const context of contexts) {
+      const middleware = applyOpenApiMetadata(context, undefined as never);
+      fc.assert(
+        fc.property(pathArbitrary(context), fc.constantFrom(...methods), (path, method) => {
+          const req = {
+            path,
+            baseUrl: '',
+            url: path,
+            originalUrl: path,
+            method,
+            params: {},
+            app: { enabled: (setting: string) => setting === 'case sensitive routing' && sensitive },
+          } as any;
+          let actual: unknown = 'none';
+          try {
+            middleware(req, {} as never, () => {
+              if (req.openapi)
+                actual = {
+                  schema: req.openapi.schema,
+                  openApiRoute: req.openapi.openApiRoute,
+                  pathParams: req.openapi.pathParams,
+                };
+            });
+          } catch (error) {
+            actual = outcome(error);
+          }
+          const reference = upstreamLookup(context, path, method, sensitive);
+          let expected: unknown = reference;
+          if (reference === null) expected = context.isManagedRoute(path) ? 'NotFound' : 'none';
+          else if (reference !== 'BadRequest' && !reference.schema) expected = 'MethodNotAllowed';
+          expect(actual).toEqual(expected);
+        }),
+        { numRuns: 1500 },
+      );
+    }
+  });
 });
