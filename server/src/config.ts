@@ -132,7 +132,9 @@ const variables = z.object({
   OUTBOUND_ALLOWED_ADDRESSES: optional(z.string()),
   METRICS_TOKEN: optional(z.string()),
   JOB_RETENTION_DAYS: optional(integer(1, 3650)),
+  MIN_IN_FLIGHT: optional(integer(1, 100_000)),
   MAX_IN_FLIGHT: optional(integer(1, 100_000)),
+  IN_FLIGHT_LATENCY_MS: optional(integer(1, 60_000)),
   MAX_QUEUED: optional(integer(0, 1_000_000)),
   QUEUE_DEADLINE_MS: optional(integer(0, 60_000)),
   MAX_CONNECTIONS: optional(integer(1, 1_000_000)),
@@ -292,11 +294,14 @@ function toConfig(v: Variables, problems: string[]) {
       /** Finished jobs (done, failed, cancelled) are removed this many days after they finished. */
       jobRetentionDays: v.JOB_RETENTION_DAYS ?? 7,
       /**
-       * Admission control (http/admission.ts): requests of signed-in users and the rest handled at once (below this
-       * nothing is refused); more wait in a queue, at most maxQueued of them, each at most queueDeadlineMs, or
+       * Admission control (http/admission.ts): requests of signed-in users and the rest handled at once, adapted
+       * between minInFlight (below it nothing is refused) and maxInFlight to what completes per second ×
+       * inFlightLatencyMs; more wait in a queue, at most maxQueued of them, each at most queueDeadlineMs, or
        * queueTargetMs once the queue has stood that long; then 503 with Retry-After.
        */
+      minInFlight: Math.min(v.MIN_IN_FLIGHT ?? 8, v.MAX_IN_FLIGHT ?? 128),
       maxInFlight: v.MAX_IN_FLIGHT ?? 128,
+      inFlightLatencyMs: v.IN_FLIGHT_LATENCY_MS ?? 100,
       maxQueued: v.MAX_QUEUED ?? 512,
       queueDeadlineMs: v.QUEUE_DEADLINE_MS ?? 40,
       queueTargetMs: v.QUEUE_TARGET_MS ?? 5,

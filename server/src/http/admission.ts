@@ -8,8 +8,12 @@
 //       its bounded line have room (security/passwords.ts), refused at once otherwise — a wave of sign-ins fills
 //       its own line, never (a)'s slots;
 //   (c) everything else, which may take only part of the slots, so (a) always finds one.
-// At most `maxInFlight` (a) and (c) requests run at once; below that nothing is ever refused (the floor). Beyond it
-// they wait in a queue per class, (a) served first. The queue is CoDel-style: a request may wait `deadlineMs`, but
+// How many (a) and (c) requests run at once adapts (Little's law): every quarter second the limit becomes what the
+// instance completed per second times `latencyTargetMs`, between `minInFlight` and `maxInFlight`. While answers
+// are quick the limit grows (throughput × target exceeds what is in flight); when the instance can do less — a
+// starved CPU, a slow database — the limit shrinks until an admitted request waits about the target, instead of
+// letting hundreds share a slow loop while the excess piles up unseen in socket buffers. Below `minInFlight`
+// nothing is ever refused (the floor). Beyond the limit requests wait in a queue per class, (a) served first. The queue is CoDel-style: a request may wait `deadlineMs`, but
 // once the queue has not been empty for `deadlineMs` (a standing queue, not a burst) only `targetMs`, so under
 // sustained overload the excess is refused in milliseconds instead of adding its wait to every answer. A refusal is
 // 503 SERVICE_UNAVAILABLE with Retry-After, from bytes made once, before the body is read (the connection then
@@ -23,8 +27,12 @@ import { countDoorRefusal, type RefusalReason } from './refusals';
 export type WorkClass = 'a' | 'b' | 'c';
 
 export interface AdmissionOptions {
-  /** (a) and (c) requests running at once; below this nothing is refused. */
+  /** The floor: while fewer (a) and (c) requests than this are in flight, nothing is refused. */
+  minInFlight: number;
+  /** The ceiling of the adaptive limit of (a) and (c) requests in flight. */
   maxInFlight: number;
+  /** The answer time of an admitted request the limit aims at (completed per second × this = the limit). */
+  latencyTargetMs: number;
   /** Requests waiting for a slot, all classes together. */
   maxQueued: number;
   /** How long a request may wait for a slot while the queue is a burst. */
@@ -126,6 +134,8 @@ class Queue {
 
 export interface Admission {
   listener: RequestListener;
+  /** The (a) and (c) requests admitted at once now. */
+  limit(): number;
   inFlight(): { a: number; b: number; c: number };
   queued(): { a: number; c: number };
   stop(): void;
@@ -138,9 +148,20 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   let queuedCount = 0;
   let sweeper: NodeJS.Timeout | null = null;
   let operationOf: ((method: string, path: string) => string) | null = null;
+  let limit = options.maxInFlight;
+  let completed = 0;
+  let windowStart = performance.now();
+  /** Little's law, once a quarter second: the limit follows what the instance completes. */
+  const adapt = (now: number) => {
+    const elapsed = now - windowStart;
+    if (elapsed < 250) return;
+    const fitting = Math.ceil(((completed * 1_000) / elapsed) * (options.latencyTargetMs / 1_000));
+    limit = Math.min(options.maxInFlight, Math.max(options.minInFlight, fitting));
+    completed = 0;
+    windowStart = now;
+  };
   // (c) may hold at most three quarters of the slots: a signed-in user's request always finds one soon.
-  const slotsFor = (cls: 'a' | 'c') =>
-    cls === 'a' ? options.maxInFlight : Math.max(1, Math.floor(options.maxInFlight * 0.75));
+  const slotsFor = (cls: 'a' | 'c') => (cls === 'a' ? limit : Math.max(1, Math.floor(limit * 0.75)));
   const busy = () => running.a + running.c;
 
   const wait = (queue: Queue, now: number) =>
@@ -188,6 +209,10 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
       res.removeListener('finish', done);
       res.removeListener('close', done);
       running[cls]--;
+      if (cls !== 'b') {
+        completed++;
+        adapt(performance.now());
+      }
       if (queuedCount > 0) drain();
     };
     res.on('finish', done);
@@ -235,6 +260,7 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
 
   return {
     listener,
+    limit: () => limit,
     inFlight: () => ({ ...running }),
     queued: () => ({ a: queues.a.length, c: queues.c.length }),
     stop: () => {

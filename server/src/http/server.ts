@@ -15,7 +15,9 @@ export type ServerBounds = Pick<
   | 'headersTimeoutMs'
   | 'requestTimeoutMs'
   | 'maxConnections'
+  | 'minInFlight'
   | 'maxInFlight'
+  | 'inFlightLatencyMs'
   | 'maxQueued'
   | 'queueDeadlineMs'
   | 'queueTargetMs'
@@ -32,7 +34,9 @@ export function createHttpServer(
   const admission = admit(
     app,
     {
+      minInFlight: runtime.minInFlight,
       maxInFlight: runtime.maxInFlight,
+      latencyTargetMs: runtime.inFlightLatencyMs,
       maxQueued: runtime.maxQueued,
       deadlineMs: runtime.queueDeadlineMs,
       targetMs: runtime.queueTargetMs,
