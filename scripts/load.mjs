@@ -18,7 +18,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { closedLoop, openLoop, percentile, refreshChains } from './prove/load-gen.mjs';
 import { haproxyBinary, startCluster } from './prove/cluster.mjs';
@@ -46,7 +46,9 @@ let pg;
 let region;
 let cluster;
 let pgVersion = '';
-const hashConcurrency = Math.max(1, availableParallelism() - 1);
+// The machine's cores (availableParallelism() follows this process's own affinity, once pinned).
+const cores = cpus().length;
+const hashConcurrency = Math.max(1, cores - 1);
 const report = {
   capacity: [],
   confirmed: null,
@@ -65,7 +67,7 @@ const report = {
 /** Pins a process and all its threads to `cpus` (a taskset list such as '1'). */
 const pin = (pid, list) => execFileSync('taskset', ['-a', '-p', '-c', list, String(pid)], { stdio: 'ignore' });
 const otherCpus = () =>
-  Array.from({ length: availableParallelism() }, (_, i) => i)
+  Array.from({ length: cores }, (_, i) => i)
     .filter((i) => i !== generatorCpu)
     .join(',');
 function pinPostgres(dir) {
@@ -378,7 +380,7 @@ try {
     refreshesPerSecond: (refreshes.statuses[200] ?? 0) / refreshes.seconds,
     refreshes,
     getsPerSecond: capacity,
-    cores: availableParallelism(),
+    cores,
     load: load(),
   };
   check(
@@ -400,7 +402,7 @@ try {
   surgeChecks('surge', report.surge);
 
   console.log(`▶ noisy neighbours, ${sustainSeconds} s: two busy loops per core, one client using the API`);
-  const hogs = Array.from({ length: availableParallelism() * 2 }, () =>
+  const hogs = Array.from({ length: cores * 2 }, () =>
     spawn(
       process.execPath,
       ['-e', `const end = Date.now() + ${(sustainSeconds + 30) * 1000}; while (Date.now() < end);`],
