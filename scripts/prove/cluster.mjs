@@ -6,7 +6,7 @@
 // two failed checks 500 ms apart.
 import { execFileSync, spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startPrivatePostgres } from './postgres.mjs';
 import { freePort, sleep, startRegion, tempDir, waitFor } from './region.mjs';
@@ -57,7 +57,9 @@ frontend stats
 /**
  * Starts PostgreSQL (private, unless `databaseUrl` is given), `instances` regions on it (started at once: they
  * must cope with an empty database together) and HAProxy. Answers { url, instances, pg, haproxy, restart(i),
- * kill9(i), stop() }.
+ * kill9(i), stop() }. `basePort` fixes the ports (HAProxy on it, its statistics on the next, instance n on
+ * basePort + 10 + n); without it free ports are taken. `build: 'dist'` runs the production build. stop() removes
+ * the temporary folders (the instances' data and HAProxy's configuration).
  */
 export async function startCluster({
   instances = 3,
@@ -65,13 +67,15 @@ export async function startCluster({
   env = {},
   region = 'eu-north-1',
   log = () => undefined,
+  basePort,
+  build = 'source',
 } = {}) {
   if (!haproxyBinary) throw new Error('haproxy is not installed (apt-get install haproxy)');
   const pg = databaseUrl ? null : await startPrivatePostgres({ database: 'core' });
   const url = databaseUrl ?? pg.url;
   log(`PostgreSQL ${url}`);
   // One public URL (HAProxy's) for all: tokens name it as their issuer and audience.
-  const port = await freePort();
+  const port = basePort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const shared = {
     DATABASE_URL: url,
@@ -81,12 +85,15 @@ export async function startCluster({
     ...env,
   };
   const dataDir = tempDir('core-cluster-');
-  const ports = await Promise.all(Array.from({ length: instances }, () => freePort()));
-  const start = (n) => startRegion({ region, port: ports[n], dataDir, env: { ...shared, INSTANCE: `i${n + 1}` } });
+  const ports = basePort
+    ? Array.from({ length: instances }, (_, n) => basePort + 11 + n)
+    : await Promise.all(Array.from({ length: instances }, () => freePort()));
+  const start = (n) =>
+    startRegion({ region, port: ports[n], dataDir, build, env: { ...shared, INSTANCE: `i${n + 1}` } });
   const nodes = await Promise.all(ports.map((_, n) => start(n)));
   log(`${instances} instances ready on ports ${ports.join(', ')}`);
 
-  const statsPort = await freePort();
+  const statsPort = basePort ? basePort + 1 : await freePort();
   const dir = tempDir('core-haproxy-');
   const cfg = join(dir, 'haproxy.cfg');
   writeFileSync(cfg, haproxyConfig({ port, statsPort, instances: nodes }));
@@ -131,6 +138,8 @@ export async function startCluster({
       await Promise.race([haproxyExited, sleep(5_000)]);
       await Promise.all(nodes.map((node) => node.stop().catch(() => undefined)));
       await pg?.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
   return cluster;

@@ -25,6 +25,17 @@ function send(agent, url, spec) {
         },
       },
       (res) => {
+        if (res.statusCode === 503 && !res.headers['retry-after']) spec.missingRetryAfter?.();
+        if (spec.onBody) {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c) => (text += c));
+          res.on('end', () => {
+            spec.onBody(res.statusCode ?? 0, text);
+            resolve(res.statusCode ?? 0);
+          });
+          return;
+        }
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
       },
@@ -34,6 +45,16 @@ function send(agent, url, spec) {
     if (body) req.write(body);
     req.end();
   });
+}
+
+/** Latency percentiles per status (answered and refused apart). */
+function byStatusOf(samples) {
+  const out = {};
+  for (const [status, xs] of Object.entries(samples)) {
+    xs.sort((a, b) => a - b);
+    out[status] = { count: xs.length, p50: percentile(xs, 50), p99: percentile(xs, 99), max: xs[xs.length - 1] ?? 0 };
+  }
+  return out;
 }
 
 function summarise(latencies, statuses, errors, seconds, extra = {}) {
@@ -74,18 +95,33 @@ export async function closedLoop({ url, connections, durationMs, next, expect = 
   return summarise(latencies, statuses, errors, (performance.now() - t0) / 1000, { connections });
 }
 
-/** `rate` requests a second for `durationMs`; at most `maxInFlight` at once (beyond that a request counts as an error). */
-export async function openLoop({ url, rate, durationMs, next, expect = 200, maxInFlight = 4096, onTick }) {
+/**
+ * `rate` requests a second for `durationMs` (reached linearly over the first `rampMs`); at most `maxInFlight` at once
+ * (beyond that a request counts as an error). Latencies are kept per status too (`byStatus`), and 503s without
+ * Retry-After are counted.
+ */
+export async function openLoop({ url, rate, durationMs, next, expect = 200, maxInFlight = 4096, rampMs = 0, onTick }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: maxInFlight });
   const latencies = [];
+  const perStatus = {};
   const statuses = {};
   let errors = 0;
   let dropped = 0;
   let inFlight = 0;
   let issued = 0;
+  let missingRetryAfter = 0;
   const pending = new Set();
   const t0 = performance.now();
-  const interval = 1000 / rate;
+  // Requests due by `ms` after the start: the integral of a rate that ramps linearly to `rate` over rampMs.
+  const dueBy = (ms) =>
+    rampMs > 0 && ms < rampMs
+      ? Math.floor((rate * ms * ms) / (2 * rampMs * 1000))
+      : Math.floor((rate * (ms - rampMs / 2)) / 1000);
+  const dueAtOf = (n) => {
+    // Inverse of dueBy: when request n falls due.
+    const rampCount = (rate * rampMs) / 2000;
+    return rampMs > 0 && n < rampCount ? Math.sqrt((2 * n * rampMs * 1000) / rate) : (n * 1000) / rate + rampMs / 2;
+  };
   let lastTick = t0;
   // The generator's own stalls (its garbage collection, a busy machine) send a burst of overdue requests at once:
   // measured, so a latency spike can be told apart from a stall of the region.
@@ -98,9 +134,9 @@ export async function openLoop({ url, rate, durationMs, next, expect = 200, maxI
     lastLoop = now;
     if (lag > maxLagMs) maxLagMs = lag;
     if (lag > 100) stallsOver100ms++;
-    const due = Math.floor((now - t0) / interval);
+    const due = dueBy(now - t0);
     while (issued < due) {
-      const dueAt = t0 + issued * interval;
+      const dueAt = t0 + dueAtOf(issued);
       issued++;
       if (inFlight >= maxInFlight) {
         dropped++;
@@ -108,9 +144,12 @@ export async function openLoop({ url, rate, durationMs, next, expect = 200, maxI
         continue;
       }
       inFlight++;
-      const p = send(agent, url, next()).then((status) => {
+      const spec = { ...next(), missingRetryAfter: () => missingRetryAfter++ };
+      const p = send(agent, url, spec).then((status) => {
         inFlight--;
-        latencies.push(performance.now() - dueAt);
+        const took = performance.now() - dueAt;
+        latencies.push(took);
+        (perStatus[status] ??= []).push(took);
         statuses[status] = (statuses[status] ?? 0) + 1;
         if (status !== expect) errors++;
         pending.delete(p);
@@ -131,5 +170,51 @@ export async function openLoop({ url, rate, durationMs, next, expect = 200, maxI
     issued,
     maxLagMs,
     stallsOver100ms,
+    missingRetryAfter,
+    byStatus: byStatusOf(perStatus),
+  });
+}
+
+/**
+ * Refresh chains: `sessions` signed-in clients, each rotating its own session's tokens in turn (a refresh token is
+ * used once) every `everyMs` (0: as soon as the last answer came, a closed loop), for `durationMs`. Latency from
+ * when each refresh was due.
+ */
+export async function refreshChains({ url, sessions, everyMs, durationMs }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: sessions.length });
+  const perStatus = {};
+  const statuses = {};
+  let missingRetryAfter = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    sessions.map(async (session, i) => {
+      let due = t0 + (everyMs * i) / sessions.length;
+      while (due - t0 < durationMs && performance.now() - t0 < durationMs) {
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        let body = '';
+        const status = await send(agent, url, {
+          method: 'PUT',
+          path: `/core/v1/sessions/${session.id}`,
+          headers: { 'cosafe-core-api-version': '1', authorization: `Bearer ${session.refreshToken}` },
+          onBody: (_s, text) => (body = text),
+          missingRetryAfter: () => missingRetryAfter++,
+        });
+        (perStatus[status] ??= []).push(performance.now() - due);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (status === 200) {
+          const rotated = JSON.parse(body);
+          session.refreshToken = rotated.refreshToken;
+          session.accessToken = rotated.accessToken;
+        }
+        due = everyMs > 0 ? due + everyMs : performance.now();
+      }
+    }),
+  );
+  agent.destroy();
+  const all = Object.values(perStatus).flat();
+  return summarise(all, statuses, all.length - (statuses[200] ?? 0), (performance.now() - t0) / 1000, {
+    byStatus: byStatusOf(perStatus),
+    missingRetryAfter,
   });
 }

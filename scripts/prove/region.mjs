@@ -1,7 +1,8 @@
 // Starts and stops core API regions as real processes on loopback for the out-of-process checks (contract tests,
-// faults, load): `node --import tsx server/src/main.ts`, a free port, a fresh data directory, bounded waits.
+// faults, load): `node --import tsx server/src/main.ts`, or the production build (`node server/dist/main.js`,
+// after `npm run build`) with `build: 'dist'`; a free port, a fresh data directory, bounded waits.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -46,14 +47,23 @@ export async function ready(baseUrl) {
  * a fresh data directory (PGlite's, unless DATABASE_URL is given, and the development secrets). Output is kept (the
  * last 1-2 MB) for diagnosis.
  */
-export async function startRegion({ env = {}, port, dataDir, region = 'eu-north-1', readyTimeoutMs = 90_000 } = {}) {
+export async function startRegion({
+  env = {},
+  port,
+  dataDir,
+  region = 'eu-north-1',
+  readyTimeoutMs = 90_000,
+  build = 'source',
+} = {}) {
   port ??= await freePort();
+  const entry = build === 'dist' ? ['server/dist/main.js'] : ['--import', 'tsx', 'server/src/main.ts'];
+  if (build === 'dist') requireBuild();
   // Development keeps the region's secrets (signing keys, secret key) in its data directory, also with PostgreSQL:
   // a restart of the same region passes the same dataDir. A directory made here is removed by cleanup().
   const ownDir = !dataDir;
   dataDir ??= tempDir(`core-${region}-`);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, entry, {
     cwd: root,
     env: {
       ...process.env,
@@ -126,6 +136,20 @@ export async function startRegion({ env = {}, port, dataDir, region = 'eu-north-
     throw new Error(`${error.message}\n${output.slice(-4000)}`);
   }
   return handle;
+}
+
+/** The production build must exist and be at least as new as the sources it was built from. */
+export function requireBuild() {
+  const built = join(root, 'server', 'dist', 'main.js');
+  if (!existsSync(built)) throw new Error('server/dist/main.js is missing: run `npm run build` first');
+  const newest = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
+      const path = join(dir, e.name);
+      return Math.max(m, e.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+    }, 0);
+  // The compiler rewrites only the files that changed: the build is as new as its newest file.
+  if (newest(join(root, 'server', 'src')) > newest(join(root, 'server', 'dist')))
+    throw new Error('server/dist is older than server/src: run `npm run build` first');
 }
 
 export const v1 = { 'cosafe-core-api-version': '1' };

@@ -11,7 +11,7 @@ import { canonicalPathIntegers } from './http/canonical-path-integers';
 import { isDraining } from './http/drain';
 import { literalBracketParams } from './http/literal-bracket-params';
 import { metricsRoute, requestMetrics } from './http/metrics-route';
-import { boundInFlight, parseByteLimit, rejectOversizedBodies } from './http/overload';
+import { parseByteLimit, rejectOversizedBodies } from './http/overload';
 import { rejectNulCharacters } from './http/reject-nul';
 import { requestLog } from './http/request-log';
 import type { HandlerMap } from './http/operations';
@@ -38,8 +38,6 @@ export function createApp(services: Services, options: AppOptions = {}): Express
 
   app.use(requestLog(logger, config.instanceId));
   app.use(requestMetrics());
-  // Overload is shed before any other work (docs/decisions.md, Runtime and packaging).
-  app.use(boundInFlight(config.runtime));
   app.use(helmet());
   // Operational, like /readyz: not in the /core/v1 contract; bearer token in production.
   app.get('/metrics', metricsRoute(config));

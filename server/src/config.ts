@@ -1,7 +1,7 @@
 // The only reader of process.env for configuration: every variable is declared here as a zod schema, validated at
 // boot and reported together, so a bad deployment fails fast with every problem named; production refuses to start
 // without its secrets. The Config type is what toConfig builds from the parsed variables.
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import type { JWK } from 'jose';
@@ -23,6 +23,9 @@ const regionTimeZones: Record<RegionId, string> = {
 // Every variable the server reads, as text in the environment: an empty value counts as unset. Each is parsed by
 // its own schema, so every bad variable is named at once; the rules that join several variables (production's
 // required secrets, pairs that go together) are checked after, on what parsed.
+/** argon2 hashes at once by default: one core fewer than the machine has (the event loop keeps one), at least one. */
+const defaultHashConcurrency = () => Math.max(1, availableParallelism() - 1);
+
 const given = (value: unknown) => {
   if (typeof value !== 'string') return value;
   const trimmed = value.trim();
@@ -137,11 +140,15 @@ const variables = z.object({
   OUTBOUND_ALLOWED_ADDRESSES: optional(z.string()),
   METRICS_TOKEN: optional(z.string()),
   JOB_RETENTION_DAYS: optional(integer(1, 3650)),
+  MIN_IN_FLIGHT: optional(integer(1, 100_000)),
   MAX_IN_FLIGHT: optional(integer(1, 100_000)),
+  IN_FLIGHT_LATENCY_MS: optional(integer(1, 60_000)),
   MAX_QUEUED: optional(integer(0, 1_000_000)),
   QUEUE_DEADLINE_MS: optional(integer(0, 60_000)),
   MAX_CONNECTIONS: optional(integer(1, 1_000_000)),
-  MAX_EVENT_LOOP_DELAY_MS: optional(integer(0, 60_000)),
+  QUEUE_TARGET_MS: optional(integer(1, 60_000)),
+  HASH_CONCURRENCY: optional(integer(1, 1_024)),
+  HASH_QUEUE: optional(integer(0, 100_000)),
   HEADERS_TIMEOUT_MS: optional(integer(1_000, 120_000)),
   REQUEST_TIMEOUT_MS: optional(integer(1_000, 600_000)),
   DRAIN_DELAY_MS: optional(integer(0, 60_000)),
@@ -302,14 +309,23 @@ function toConfig(v: Variables, problems: string[]) {
       metricsToken: v.METRICS_TOKEN ?? null,
       /** Finished jobs (done, failed, cancelled) are removed this many days after they finished. */
       jobRetentionDays: v.JOB_RETENTION_DAYS ?? 7,
-      /** Requests handled at once; more wait in a queue, at most maxQueued of them, each at most queueDeadlineMs. */
-      maxInFlight: v.MAX_IN_FLIGHT ?? 256,
+      /**
+       * Admission control (http/admission.ts): requests of signed-in users and the rest handled at once, adapted
+       * between minInFlight (below it nothing is refused) and maxInFlight to what completes per second ×
+       * inFlightLatencyMs; more wait in a queue, at most maxQueued of them, each at most queueDeadlineMs, or
+       * queueTargetMs once the queue has stood that long; then 503 with Retry-After.
+       */
+      minInFlight: Math.min(v.MIN_IN_FLIGHT ?? 8, v.MAX_IN_FLIGHT ?? 128),
+      maxInFlight: v.MAX_IN_FLIGHT ?? 128,
+      inFlightLatencyMs: v.IN_FLIGHT_LATENCY_MS ?? 100,
       maxQueued: v.MAX_QUEUED ?? 512,
-      queueDeadlineMs: v.QUEUE_DEADLINE_MS ?? 500,
+      queueDeadlineMs: v.QUEUE_DEADLINE_MS ?? 40,
+      queueTargetMs: v.QUEUE_TARGET_MS ?? 5,
+      /** argon2 hashes at once (one core fewer than the machine's, at least one) and waiting at most in its line. */
+      hashConcurrency: v.HASH_CONCURRENCY ?? defaultHashConcurrency(),
+      hashQueue: v.HASH_QUEUE ?? (v.HASH_CONCURRENCY ?? defaultHashConcurrency()) * 4,
       /** Open connections per instance (server.maxConnections). */
       maxConnections: v.MAX_CONNECTIONS ?? 4_096,
-      /** New requests are shed (503) while the event loop runs later than this twice in a row; 0: never. */
-      maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS ?? 200,
       /** A request's headers must arrive within this (slow-header clients are cut); the whole one within requestTimeoutMs. */
       headersTimeoutMs: v.HEADERS_TIMEOUT_MS ?? 10_000,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 30_000,

@@ -45,7 +45,7 @@ export async function serve(telemetry: Telemetry | null): Promise<void> {
   const app = createApp(services);
   stage = 'listen';
   const server: Server = await new Promise<Server>((resolve, reject) => {
-    const s = createHttpServer(app, config.runtime);
+    const s = createHttpServer(app, config.runtime, logger);
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   }).catch(fail);

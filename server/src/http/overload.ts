@@ -1,84 +1,8 @@
-// Overload and oversized bodies, answered before any work is done.
-// - At most maxInFlight requests are handled at once; others wait in a bounded queue, each at most
-//   queueDeadlineMs. A request that finds the queue full, or whose deadline passes, is answered
-//   503 SERVICE_UNAVAILABLE with Retry-After at once: under more load than it can serve an instance sheds the
-//   excess quickly instead of building a backlog that makes every answer late (and memory grow).
-// - A body whose Content-Length exceeds the limit is answered 413 from its headers, before it is sent
-//   (body parsing would read, and wait for, the whole body first), and the connection is closed after it.
-// Health checks (/healthz, /readyz) and /metrics are never queued: a busy instance stays in its balancer.
-import type { RequestHandler, Response } from 'express';
+// Oversized bodies, answered before any work is done: a body whose Content-Length exceeds the limit is answered
+// 413 from its headers, before it is sent (body parsing would read, and wait for, the whole body first), and the
+// connection is closed after it. (Overload is admission control's, at the door: admission.ts.)
+import type { RequestHandler } from 'express';
 import { ApiError } from '../errors';
-import { overloadRejections } from '../metrics/metrics';
-
-export interface OverloadOptions {
-  maxInFlight: number;
-  maxQueued: number;
-  queueDeadlineMs: number;
-}
-
-const exempt = new Set(['/healthz', '/readyz', '/metrics']);
-
-function unavailable(res: Response, requestId: string | undefined): void {
-  overloadRejections.inc();
-  res.set('Retry-After', '1');
-  res
-    .status(503)
-    .json(
-      new ApiError('SERVICE_UNAVAILABLE', { message: 'The service is busy; try again in a moment' }).toBody(requestId),
-    );
-}
-
-export function boundInFlight(options: OverloadOptions): RequestHandler & { inFlight(): number; queued(): number } {
-  let inFlight = 0;
-  const queue: { start: () => void; timer: NodeJS.Timeout }[] = [];
-
-  const release = () => {
-    inFlight--;
-    const next = queue.shift();
-    if (next) {
-      clearTimeout(next.timer);
-      next.start();
-    }
-  };
-
-  const middleware: RequestHandler = (req, res, next) => {
-    if (exempt.has(req.path)) return next();
-    const start = () => {
-      inFlight++;
-      let released = false;
-      const done = () => {
-        if (released) return;
-        released = true;
-        res.removeListener('finish', done);
-        res.removeListener('close', done);
-        release();
-      };
-      res.on('finish', done);
-      res.on('close', done);
-      next();
-    };
-    if (inFlight < options.maxInFlight) return start();
-    if (queue.length >= options.maxQueued || options.queueDeadlineMs === 0) return unavailable(res, req.id);
-    const entry = {
-      start,
-      timer: setTimeout(() => {
-        const i = queue.indexOf(entry);
-        if (i >= 0) queue.splice(i, 1);
-        unavailable(res, req.id);
-      }, options.queueDeadlineMs),
-    };
-    // A client that gives up while queued leaves the queue.
-    res.once('close', () => {
-      const i = queue.indexOf(entry);
-      if (i >= 0) {
-        queue.splice(i, 1);
-        clearTimeout(entry.timer);
-      }
-    });
-    queue.push(entry);
-  };
-  return Object.assign(middleware, { inFlight: () => inFlight, queued: () => queue.length });
-}
 
 /** '100kb', '1mb', '512' → bytes. */
 export function parseByteLimit(limit: string): number {

@@ -1,10 +1,14 @@
 // One line per request at info (5xx at error), with its id, method, path (never the query string: it can carry
-// tokens), status and time taken; every answer carries the request id (X-Request-Id, or a new UUID).
+// tokens), status and time taken; every answer carries the request id (X-Request-Id, or a new UUID). Two kinds
+// of answer get no line of their own: a refusal (503 with Retry-After: busy, come back) is summarised with the
+// others in one warn line a second (refusals.ts), and a health check while the instance drains is expected.
 // pino-http did this with two child loggers per request whose bindings (the request, serialised and redacted)
 // were built even when info lines were not written: about 0.15 ms of CPU per request at level warn.
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../logger';
+import { isDraining } from './drain';
+import { summariseRefusal } from './refusals';
 
 declare module 'http' {
   interface IncomingMessage {
@@ -13,6 +17,7 @@ declare module 'http' {
   }
 }
 
+const healthChecks = new Set(['/healthz', '/readyz']);
 const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** The path as logged: no query string, and no push token (the last segment of /push-tokens/{id}). */
@@ -30,6 +35,12 @@ export function requestLog(logger: Logger, instance?: string): RequestHandler {
     const done = () => {
       res.removeListener('finish', done);
       res.removeListener('close', done);
+      if (res.statusCode === 503 && res.hasHeader('retry-after')) {
+        const operation = (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+        summariseRefusal(logger, operation ?? 'unmatched');
+        return;
+      }
+      if (isDraining() && healthChecks.has(req.path)) return;
       const failed = res.statusCode >= 500;
       const level = failed ? 'error' : 'info';
       if (!logger.isLevelEnabled(level)) return;

@@ -1,17 +1,50 @@
 // The HTTP server around the app, with the bounds for slow and numerous clients: headers must arrive within
 // HEADERS_TIMEOUT_MS (10 s by default; Node's own is 60 s and a slow client held a socket ~75 s), the whole
-// request within REQUEST_TIMEOUT_MS, and at most MAX_CONNECTIONS open connections (more are closed at once); while
-// the event loop runs more than MAX_EVENT_LOOP_DELAY_MS late, new requests are shed at the door (pressure.ts).
+// request within REQUEST_TIMEOUT_MS, and at most MAX_CONNECTIONS open connections (more are closed at once).
+// Every request passes admission control first (admission.ts): what the instance takes on is decided from what it
+// holds, by work class, and a refusal is answered before the request's body is read.
 import http, { type Server } from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { RuntimeConfig } from '../config';
-import { shedUnderPressure } from './pressure';
+import { createLogger, type Logger } from '../logger';
+import { configureHashing } from '../security/passwords';
+import { admit, type Admission } from './admission';
+
+export type ServerBounds = Pick<
+  RuntimeConfig,
+  | 'headersTimeoutMs'
+  | 'requestTimeoutMs'
+  | 'maxConnections'
+  | 'minInFlight'
+  | 'maxInFlight'
+  | 'inFlightLatencyMs'
+  | 'maxQueued'
+  | 'queueDeadlineMs'
+  | 'queueTargetMs'
+  | 'hashConcurrency'
+  | 'hashQueue'
+>;
 
 export function createHttpServer(
   app: RequestListener,
-  runtime: Pick<RuntimeConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnections' | 'maxEventLoopDelayMs'>,
-): Server {
-  const gate = shedUnderPressure(app, { maxDelayMs: runtime.maxEventLoopDelayMs });
+  runtime: ServerBounds,
+  logger: Logger = createLogger('warn'),
+): Server & { admission: Admission } {
+  const hashing = configureHashing(runtime.hashConcurrency);
+  const admission = admit(
+    app,
+    {
+      minInFlight: runtime.minInFlight,
+      maxInFlight: runtime.maxInFlight,
+      latencyTargetMs: runtime.inFlightLatencyMs,
+      maxQueued: runtime.maxQueued,
+      deadlineMs: runtime.queueDeadlineMs,
+      targetMs: runtime.queueTargetMs,
+      signInSlots: () => runtime.hashConcurrency + runtime.hashQueue,
+      hashingFull: () => hashing.full,
+    },
+    logger,
+  );
   const server = http.createServer(
     {
       headersTimeout: Math.min(runtime.headersTimeoutMs, runtime.requestTimeoutMs),
@@ -19,9 +52,9 @@ export function createHttpServer(
       // How often Node checks those timeouts (its default, 30 s, would let a slow client stay up to 40 s).
       connectionsCheckingInterval: Math.min(1_000, Math.floor(runtime.headersTimeoutMs / 4)),
     },
-    gate.listener,
+    admission.listener,
   );
-  server.once('close', gate.stop);
+  server.once('close', admission.stop);
   server.maxConnections = runtime.maxConnections;
-  return server;
+  return Object.assign(server, { admission });
 }

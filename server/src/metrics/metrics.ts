@@ -55,9 +55,11 @@ export const housekeepingRemoved = new Counter({
   registers: [registry],
 });
 
-export const overloadRejections = new Counter({
-  name: 'core_overload_rejections_total',
-  help: 'Requests answered 503 because too many were in flight (queue deadline passed or queue full)',
+/** Requests refused at the door (http/admission.ts), by operation, work class and reason. */
+export const admissionRefusals = new Counter({
+  name: 'core_admission_refusals_total',
+  help: 'Requests answered 503 with Retry-After before their body was read: the instance was busy (by operation, work class a/b/c and reason)',
+  labelNames: ['operation', 'class', 'reason'] as const,
   registers: [registry],
 });
 

@@ -27,7 +27,7 @@ withHaproxy('a cluster of three instances behind HAProxy', () => {
     database = await scratchDatabase(logDir);
     cluster = startProcess(process.execPath, [join(root, 'scripts', 'cluster.mjs'), '3'], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: database.url },
+      env: { ...process.env, DATABASE_URL: database.url, CLUSTER_PORT: '0', CLUSTER_BUILD: 'source' },
       logFile: join(logDir, 'cluster.log'),
     });
     await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,271 @@
+// Admission control at the door: what an instance takes on is decided from what it holds itself — requests in
+// flight and how long the waiting ones have waited — not from the host's CPU (a busy neighbour, a CPU-limited
+// container or one long embedded-database query must not refuse a lone user). Each request is put in a work class
+// from its method, path and headers alone, before its body is read:
+//   (a) signed-in users (a bearer token: GETs, refresh, logout, alarms, messages); health checks and /metrics
+//       pass without a slot, so a busy instance stays in its balancer;
+//   (b) argon2-bound work (password sign-in, probes, password reset and set): admitted while the hashing pool and
+//       its bounded line have room (security/passwords.ts), refused at once otherwise — a wave of sign-ins fills
+//       its own line, never (a)'s slots;
+//   (c) everything else, which may take only part of the slots, so (a) always finds one.
+// How many (a) and (c) requests run at once adapts (Little's law): every quarter second the limit becomes what the
+// instance completed per second times `latencyTargetMs`, between `minInFlight` and `maxInFlight`. While answers
+// are quick the limit grows (throughput × target exceeds what is in flight); when the instance can do less — a
+// starved CPU, a slow database — the limit shrinks until an admitted request waits about the target, instead of
+// letting hundreds share a slow loop while the excess piles up unseen in socket buffers. Below `minInFlight`
+// nothing is ever refused (the floor). Beyond the limit requests wait in a queue per class, (a) served first. The queue is CoDel-style: a request may wait `deadlineMs`, but
+// once the queue has not been empty for `deadlineMs` (a standing queue, not a burst) only `targetMs`, so under
+// sustained overload the excess is refused in milliseconds instead of adding its wait to every answer. A refusal is
+// 503 SERVICE_UNAVAILABLE with Retry-After, from bytes made once, before the body is read (the connection then
+// closes, so nothing is left half-read); it is counted per operation and summarised in the log once a second.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { ApiError } from '../errors';
+import type { Logger } from '../logger';
+import { contractView } from './spec';
+import { countDoorRefusal, type RefusalReason } from './refusals';
+
+export type WorkClass = 'a' | 'b' | 'c';
+
+export interface AdmissionOptions {
+  /** The floor: while fewer (a) and (c) requests than this are in flight, nothing is refused. */
+  minInFlight: number;
+  /** The ceiling of the adaptive limit of (a) and (c) requests in flight. */
+  maxInFlight: number;
+  /** The answer time of an admitted request the limit aims at (completed per second × this = the limit). */
+  latencyTargetMs: number;
+  /** Requests waiting for a slot, all classes together. */
+  maxQueued: number;
+  /** How long a request may wait for a slot while the queue is a burst. */
+  deadlineMs: number;
+  /** How long once the queue has stood for `deadlineMs` (CoDel's target). */
+  targetMs: number;
+  /** (b) requests admitted at once: the hashing pool and its line. */
+  signInSlots: () => number;
+  /** True while the hashing line is full. */
+  hashingFull?: () => boolean;
+}
+
+const exempt = new Set(['/healthz', '/readyz', '/metrics']);
+const argon2Bound = /^\/core\/v1\/(?:sessions|probes\/hash\/[^/]+|users\/[^/]+\/password-(?:reset|set))$/;
+
+const pathOf = (url: string | undefined) => {
+  const path = url ?? '/';
+  const query = path.indexOf('?');
+  return query === -1 ? path : path.slice(0, query);
+};
+
+/** The work class of a request, from what arrives before its body; null: never queued nor refused. */
+export function classify(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): WorkClass | null {
+  const path = pathOf(req.url);
+  if (exempt.has(path)) return null;
+  if (req.method === 'POST' && argon2Bound.test(path)) return 'b';
+  if (path.startsWith('/core/v1/scim/')) return 'c';
+  const authorization = req.headers.authorization;
+  if (authorization && authorization.length > 7 && /^bearer /i.test(authorization)) return 'a';
+  return 'c';
+}
+
+/** Contract operation of a method and path (for the refusal's metrics label; refusals only, so a plain scan). */
+function operationMatcher(): (method: string, path: string) => string {
+  const routes = [...contractView().operations.values()].map((op) => ({
+    method: op.method.toUpperCase(),
+    pattern: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    operationId: op.operationId,
+  }));
+  return (method, path) =>
+    routes.find((r) => r.method === method && r.pattern.test(path))?.operationId ??
+    (path.startsWith('/core/') ? 'unmatched' : 'other');
+}
+
+const body = Buffer.from(
+  JSON.stringify(
+    new ApiError('SERVICE_UNAVAILABLE', { message: 'The service is busy; try again in a moment' }).toBody(),
+  ),
+);
+const headers = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Content-Length': String(body.length),
+  'Cache-Control': 'no-store',
+  'Retry-After': '1',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+interface Waiting {
+  at: number;
+  start: () => void;
+  refuse: (reason: RefusalReason) => void;
+  gone: boolean;
+}
+
+class Queue {
+  items: Waiting[] = [];
+  head = 0;
+  /** When the queue was last empty (CoDel: a queue that has not emptied for a deadline is standing). */
+  emptyAt = performance.now();
+  get length() {
+    return this.items.length - this.head;
+  }
+  push(w: Waiting) {
+    if (this.length === 0) this.emptyAt = w.at;
+    this.items.push(w);
+  }
+  peek(): Waiting | undefined {
+    while (this.head < this.items.length && this.items[this.head].gone) this.head++;
+    this.compact();
+    return this.items[this.head];
+  }
+  shift(): Waiting | undefined {
+    const w = this.peek();
+    if (w) this.head++;
+    this.compact();
+    return w;
+  }
+  private compact() {
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+      this.emptyAt = performance.now();
+    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+export interface Admission {
+  listener: RequestListener;
+  /** The (a) and (c) requests admitted at once now. */
+  limit(): number;
+  inFlight(): { a: number; b: number; c: number };
+  queued(): { a: number; c: number };
+  stop(): void;
+}
+
+/** Wraps the app with admission control (see the top of this file). */
+export function admit(app: RequestListener, options: AdmissionOptions, logger: Logger): Admission {
+  const running = { a: 0, b: 0, c: 0 };
+  const queues = { a: new Queue(), c: new Queue() };
+  let queuedCount = 0;
+  let sweeper: NodeJS.Timeout | null = null;
+  let operationOf: ((method: string, path: string) => string) | null = null;
+  let limit = options.maxInFlight;
+  let completed = 0;
+  let windowStart = performance.now();
+  /** Little's law, once a quarter second: the limit follows what the instance completes. */
+  const adapt = (now: number) => {
+    const elapsed = now - windowStart;
+    if (elapsed < 250) return;
+    const fitting = Math.ceil(((completed * 1_000) / elapsed) * (options.latencyTargetMs / 1_000));
+    limit = Math.min(options.maxInFlight, Math.max(options.minInFlight, fitting));
+    completed = 0;
+    windowStart = now;
+  };
+  // (c) may hold at most three quarters of the slots: a signed-in user's request always finds one soon.
+  const slotsFor = (cls: 'a' | 'c') => (cls === 'a' ? limit : Math.max(1, Math.floor(limit * 0.75)));
+  const busy = () => running.a + running.c;
+
+  const wait = (queue: Queue, now: number) =>
+    now - queue.emptyAt > options.deadlineMs ? options.targetMs : options.deadlineMs;
+
+  const refuse = (req: IncomingMessage, res: ServerResponse, cls: WorkClass, reason: RefusalReason, at: number) => {
+    if (res.headersSent || res.destroyed) return;
+    operationOf ??= operationMatcher();
+    countDoorRefusal(logger, operationOf(req.method ?? 'GET', pathOf(req.url)), cls, reason, at);
+    // The body is not read: a request that may carry one closes its connection after the answer.
+    if (req.method !== 'GET' && req.method !== 'HEAD') res.shouldKeepAlive = false;
+    res.writeHead(503, headers);
+    res.end(body);
+  };
+
+  const drain = () => {
+    const now = performance.now();
+    for (const cls of ['a', 'c'] as const) {
+      const queue = queues[cls];
+      for (let next = queue.peek(); next; next = queue.peek()) {
+        if (now - next.at > wait(queue, now)) {
+          queue.shift();
+          queuedCount--;
+          next.refuse('queue-timeout');
+          continue;
+        }
+        if (busy() >= slotsFor(cls) || (cls === 'c' && queues.a.length > 0)) break;
+        queue.shift();
+        queuedCount--;
+        next.start();
+      }
+    }
+    if (queuedCount === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = null;
+    }
+  };
+
+  const run = (req: IncomingMessage, res: ServerResponse, cls: WorkClass) => {
+    running[cls]++;
+    let released = false;
+    const done = () => {
+      if (released) return;
+      released = true;
+      res.removeListener('finish', done);
+      res.removeListener('close', done);
+      running[cls]--;
+      if (cls !== 'b') {
+        completed++;
+        adapt(performance.now());
+      }
+      if (queuedCount > 0) drain();
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    app(req, res);
+  };
+
+  const listener: RequestListener = (req, res) => {
+    const cls = classify(req);
+    if (cls === null) return app(req, res);
+    const at = performance.now();
+    if (cls === 'b') {
+      if (running.b >= options.signInSlots() || options.hashingFull?.())
+        return refuse(req, res, cls, 'sign-in-queue-full', at);
+      return run(req, res, cls);
+    }
+    const queue = queues[cls];
+    const ahead = cls === 'a' ? queue.length : queue.length + queues.a.length;
+    if (ahead === 0 && busy() < slotsFor(cls)) return run(req, res, cls);
+    if (queuedCount >= options.maxQueued) return refuse(req, res, cls, 'queue-full', at);
+    const waiting: Waiting = {
+      at,
+      gone: false,
+      start: () => {
+        res.removeListener('close', leave);
+        run(req, res, cls);
+      },
+      refuse: (reason) => {
+        res.removeListener('close', leave);
+        refuse(req, res, cls, reason, at);
+      },
+    };
+    // A client that gives up while waiting leaves the queue.
+    const leave = () => {
+      if (waiting.gone) return;
+      waiting.gone = true;
+      queuedCount--;
+    };
+    res.once('close', leave);
+    queue.push(waiting);
+    queuedCount++;
+    // Refusals of a standing queue come within a few milliseconds of their deadline.
+    sweeper ??= setInterval(drain, Math.max(1, Math.min(5, options.targetMs))).unref();
+  };
+
+  return {
+    listener,
+    limit: () => limit,
+    inFlight: () => ({ ...running }),
+    queued: () => ({ a: queues.a.length, c: queues.c.length }),
+    stop: () => {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = null;
+    },
+  };
+}

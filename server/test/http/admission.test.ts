@@ -1,0 +1,401 @@
+// Admission control at the door (http/admission.ts): work classes, the floor, the CoDel-style queue, the
+// sign-in line, refusals answered before the body is read, counted per operation and summarised once a second.
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { admit, classify, type Admission, type AdmissionOptions } from '../../src/http/admission';
+import { createLogger } from '../../src/logger';
+import { registry } from '../../src/metrics/metrics';
+import { Gate } from '../../src/security/passwords';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An app that holds every request until released (health checks answer at once). */
+function heldApp() {
+  const held: { path: string; release: () => void }[] = [];
+  const seen: string[] = [];
+  const app = (req: IncomingMessage, res: ServerResponse) => {
+    seen.push(req.url ?? '');
+    if (req.url === '/readyz' || req.url === '/healthz') return void res.end('{"status":"ok"}');
+    held.push({ path: req.url ?? '', release: () => res.end('{}') });
+  };
+  return { app, held, seen };
+}
+
+interface Door {
+  base: string;
+  port: number;
+  admission: Admission;
+  held: { path: string; release: () => void }[];
+  seen: string[];
+  logs: string[];
+  close(): Promise<void>;
+}
+
+async function door(options: Partial<AdmissionOptions>): Promise<Door> {
+  const logs: string[] = [];
+  const logger = createLogger(
+    'info',
+    new Writable({
+      write(chunk, _e, done) {
+        logs.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    }),
+  );
+  const { app, held, seen } = heldApp();
+  const admission = admit(
+    app,
+    {
+      minInFlight: options.maxInFlight ?? 4,
+      maxInFlight: 4,
+      latencyTargetMs: 100,
+      maxQueued: 8,
+      deadlineMs: 300,
+      targetMs: 20,
+      signInSlots: () => 2,
+      ...options,
+    },
+    logger,
+  );
+  const server: Server = http.createServer(admission.listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    admission,
+    held,
+    seen,
+    logs,
+    close: async () => {
+      held.splice(0).forEach((h) => h.release());
+      admission.stop();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+const bearer = { authorization: 'Bearer some-token' };
+const get = (d: Door, path: string, headers: Record<string, string> = bearer) =>
+  fetch(`${d.base}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
+const post = (d: Door, path: string) =>
+  fetch(`${d.base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    signal: AbortSignal.timeout(10_000),
+  });
+/** Releases held requests until every one of `answers` has come. */
+async function finish(d: Door, answers: Promise<Response>[]): Promise<Response[]> {
+  let done = false;
+  const all = Promise.all(answers).finally(() => (done = true));
+  while (!done) {
+    d.held.splice(0).forEach((h) => h.release());
+    await sleep(5);
+  }
+  return all;
+}
+
+const until = async (what: () => boolean) => {
+  for (let i = 0; i < 500 && !what(); i++) await sleep(5);
+  expect(what()).toBe(true);
+};
+
+describe('work classes', () => {
+  const c = (method: string, url: string, headers: Record<string, string> = {}) => classify({ method, url, headers });
+  test('signed-in users, argon2-bound work, everything else; health checks and metrics pass', () => {
+    expect(c('GET', '/core/v1/tenants', bearer)).toBe('a');
+    expect(c('PUT', '/core/v1/sessions/abc', bearer)).toBe('a');
+    expect(c('DELETE', '/core/v1/sessions/abc', bearer)).toBe('a');
+    expect(c('POST', '/core/v1/personal-alarms/5/activate', bearer)).toBe('a');
+    expect(c('POST', '/core/v1/external-communications/messages', bearer)).toBe('a');
+    expect(c('POST', '/core/v1/sessions')).toBe('b');
+    expect(c('POST', '/core/v1/sessions?x=1')).toBe('b');
+    expect(c('POST', '/core/v1/probes/hash/abcdef')).toBe('b');
+    expect(c('POST', '/core/v1/users/12/password-reset')).toBe('b');
+    expect(c('POST', '/core/v1/users/12/password-set')).toBe('b');
+    expect(c('GET', '/core/v1/users/12/password-set')).toBe('c');
+    expect(c('POST', '/core/v1/users/password-reset')).toBe('c');
+    expect(c('GET', '/core/v1/tenants')).toBe('c');
+    expect(c('GET', '/core/v1/tenants', { authorization: 'Bearer ' })).toBe('c');
+    expect(c('GET', '/core/v1/scim/v2/Users', bearer)).toBe('c');
+    expect(c('GET', '/docs')).toBe('c');
+    for (const path of ['/healthz', '/readyz', '/metrics', '/metrics?x=1']) expect(c('GET', path)).toBeNull();
+  });
+});
+
+describe('class (a): signed-in users', () => {
+  let d: Door;
+  beforeEach(async () => (d = await door({})));
+  afterEach(() => d.close());
+
+  test('below the in-flight floor nothing is refused; beyond it a request waits for a slot and is served', async () => {
+    const first = [1, 2, 3, 4].map(() => get(d, '/core/v1/tenants'));
+    await until(() => d.held.length === 4);
+    const fifth = get(d, '/core/v1/tenants');
+    await until(() => d.admission.queued().a === 1);
+    d.held.shift()!.release();
+    await until(() => d.held.length === 4);
+    d.held.splice(0).forEach((h) => h.release());
+    expect((await Promise.all([...first, fifth])).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(d.admission.inFlight()).toEqual({ a: 0, b: 0, c: 0 });
+  });
+
+  test('a full queue is refused at once: 503 SERVICE_UNAVAILABLE, Retry-After, no-store; the app never sees it', async () => {
+    await d.close();
+    d = await door({ deadlineMs: 10_000 });
+    const all = Array.from({ length: 12 }, () => get(d, '/core/v1/tenants'));
+    await until(() => d.held.length === 4 && d.admission.queued().a === 8);
+    const started = performance.now();
+    const refused = await get(d, '/core/v1/tenants');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(await refused.json()).toEqual({
+      status: 'error',
+      error: expect.objectContaining({ httpStatus: 503, code: 'SERVICE_UNAVAILABLE' }),
+    });
+    expect(d.seen).toHaveLength(4);
+    // Health checks pass while every slot is taken.
+    expect((await get(d, '/readyz', {})).status).toBe(200);
+    expect((await finish(d, all)).map((r) => r.status)).toEqual(Array(12).fill(200));
+  });
+
+  test('CoDel: a burst may wait the deadline; once the queue has stood that long, only the target', async () => {
+    await d.close();
+    d = await door({ deadlineMs: 1_000, targetMs: 20 });
+    const holders = [1, 2, 3, 4].map(() => get(d, '/core/v1/tenants'));
+    await until(() => d.held.length === 4);
+    const started = performance.now();
+    const burst = await get(d, '/core/v1/tenants');
+    const burstWait = performance.now() - started;
+    expect(burst.status).toBe(503);
+    expect(burstWait).toBeGreaterThanOrEqual(980);
+    // A standing queue: a newcomer every 10 ms for 2 s while every slot stays taken. The first ones wait the
+    // deadline; once the queue has not emptied for that long, each is refused after about the target.
+    const waits: Promise<number>[] = [];
+    for (let i = 0; i < 200; i++) {
+      const sent = performance.now();
+      waits.push(get(d, '/core/v1/tenants').then((r) => (expect(r.status).toBe(503), performance.now() - sent)));
+      await sleep(10);
+    }
+    const all = await Promise.all(waits);
+    expect(all[0]).toBeGreaterThanOrEqual(980);
+    const late = all.slice(-40).sort((a, b) => a - b);
+    expect(late[20]).toBeLessThan(500);
+    d.held.splice(0).forEach((h) => h.release());
+    await Promise.all(holders);
+  });
+
+  test('a client that gives up while waiting leaves the queue', async () => {
+    const holders = [1, 2, 3, 4].map(() => get(d, '/core/v1/tenants'));
+    await until(() => d.held.length === 4);
+    const gaveUp = new AbortController();
+    const waiting = fetch(`${d.base}/core/v1/tenants`, { headers: bearer, signal: gaveUp.signal }).catch(() => null);
+    await until(() => d.admission.queued().a === 1);
+    gaveUp.abort();
+    await waiting;
+    await sleep(50);
+    d.held.splice(0).forEach((h) => h.release());
+    await Promise.all(holders);
+    expect(d.seen).toHaveLength(4);
+  });
+});
+
+describe('the adaptive limit', () => {
+  test('follows what the instance completes: shrinks to the floor when answers slow down, grows when they are quick', async () => {
+    let delayMs = 200;
+    const logger = createLogger('silent');
+    const admission = admit(
+      (_req, res) => void setTimeout(() => res.end('{}'), delayMs),
+      {
+        minInFlight: 2,
+        maxInFlight: 64,
+        latencyTargetMs: 100,
+        maxQueued: 1_000,
+        deadlineMs: 5_000,
+        targetMs: 5_000,
+        signInSlots: () => 2,
+      },
+      logger,
+    );
+    const server = http.createServer(admission.listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const clients = async (n: number, ms: number) => {
+      const end = performance.now() + ms;
+      const statuses: number[] = [];
+      await Promise.all(
+        Array.from({ length: n }, async () => {
+          while (performance.now() < end) statuses.push((await fetch(`${base}/x`, { headers: bearer })).status);
+        }),
+      );
+      return statuses;
+    };
+    try {
+      expect(admission.limit()).toBe(64);
+      // 16 clients, 200 ms per answer: 80 complete a second, × 100 ms = 8; then 40/s → 4; then the floor, 2.
+      expect((await clients(16, 2_500)).every((s) => s === 200)).toBe(true);
+      expect(admission.limit()).toBe(2);
+      // Quick answers: what completes grows with the limit, the limit with what completes.
+      delayMs = 1;
+      await clients(16, 1_500);
+      expect(admission.limit()).toBeGreaterThan(4);
+    } finally {
+      admission.stop();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('class (c): everything else', () => {
+  let d: Door;
+  beforeEach(async () => (d = await door({})));
+  afterEach(() => d.close());
+
+  test('takes at most three quarters of the slots, so a signed-in user always finds one', async () => {
+    const others = Array.from({ length: 5 }, () => get(d, '/core/v1/tenants', {}));
+    await until(() => d.held.length === 3 && d.admission.queued().c === 2);
+    const signedIn = get(d, '/core/v1/groups');
+    await until(() => d.held.length === 4);
+    expect(d.held[3].path).toBe('/core/v1/groups');
+    d.held.splice(0).forEach((h) => h.release());
+    await until(() => d.held.length === 2);
+    d.held.splice(0).forEach((h) => h.release());
+    expect((await signedIn).status).toBe(200);
+    expect((await Promise.all(others)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  test('queued signed-in requests go before queued others', async () => {
+    const holders = Array.from({ length: 4 }, () => get(d, '/core/v1/tenants'));
+    await until(() => d.held.length === 4);
+    const other = get(d, '/core/v1/other', {});
+    await until(() => d.admission.queued().c === 1);
+    const signedIn = get(d, '/core/v1/groups');
+    await until(() => d.admission.queued().a === 1);
+    d.held.shift()!.release();
+    await until(() => d.held.length === 4);
+    expect(d.held[3].path).toBe('/core/v1/groups');
+    d.held.splice(0).forEach((h) => h.release());
+    await until(() => d.held.length === 1);
+    d.held.splice(0).forEach((h) => h.release());
+    await Promise.all([...holders, other, signedIn]);
+  });
+});
+
+describe('class (b): argon2-bound work', () => {
+  let d: Door;
+  beforeEach(async () => (d = await door({})));
+  afterEach(() => d.close());
+
+  test('a wave of sign-ins fills its own line and is refused at once; signed-in users are served meanwhile', async () => {
+    const signIns = Array.from({ length: 6 }, () => post(d, '/core/v1/sessions'));
+    const answers = await Promise.all(signIns.slice(2));
+    expect(answers.map((r) => r.status)).toEqual([503, 503, 503, 503]);
+    expect(answers[0].headers.get('retry-after')).toBe('1');
+    expect(d.admission.inFlight().b).toBe(2);
+    const reads = [1, 2, 3, 4].map(() => get(d, '/core/v1/tenants'));
+    await until(() => d.held.length === 6);
+    d.held.splice(0).forEach((h) => h.release());
+    expect((await Promise.all(reads)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect((await Promise.all(signIns.slice(0, 2))).map((r) => r.status)).toEqual([200, 200]);
+  });
+
+  test('refused while the hashing line is full, even with a sign-in slot free', async () => {
+    let full = true;
+    const gated = await door({ hashingFull: () => full });
+    try {
+      expect((await post(gated, '/core/v1/probes/hash/abc')).status).toBe(503);
+      full = false;
+      const served = post(gated, '/core/v1/probes/hash/abc');
+      await until(() => gated.held.length === 1);
+      gated.held.splice(0).forEach((h) => h.release());
+      expect((await served).status).toBe(200);
+    } finally {
+      await gated.close();
+    }
+  });
+
+  test('the hashing pool holds a bounded line: beyond it the work is refused with a time to retry', async () => {
+    const gate = new Gate(1, 1);
+    const release: (() => void)[] = [];
+    const task = () => new Promise<string>((resolve) => release.push(() => resolve('done')));
+    const running = gate.run(task);
+    const waiting = gate.run(task);
+    expect(gate.full).toBe(true);
+    await expect(gate.run(task)).rejects.toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      httpStatus: 503,
+      unavailableUntil: expect.any(Date),
+    });
+    release.shift()!();
+    await expect(running).resolves.toBe('done');
+    await until(() => release.length === 1);
+    release.shift()!();
+    await expect(waiting).resolves.toBe('done');
+    expect(gate.full).toBe(false);
+  });
+});
+
+describe('refusals', () => {
+  let d: Door;
+  beforeEach(async () => (d = await door({ maxInFlight: 1, maxQueued: 0 })));
+  afterEach(() => d.close());
+
+  test('answered before the body is read, and the connection closes after the answer', async () => {
+    const holder = get(d, '/core/v1/tenants');
+    await until(() => d.held.length === 1);
+    const answer = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      const socket = connect(d.port, '127.0.0.1', () =>
+        socket.write(
+          [
+            'POST /core/v1/groups HTTP/1.1',
+            'Host: 127.0.0.1',
+            'Authorization: Bearer x',
+            'Content-Type: application/json',
+            'Content-Length: 100000',
+            '',
+            '',
+          ].join('\r\n'),
+        ),
+      );
+      socket.on('data', (chunk) => (received += chunk));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error(`no answer while the body was withheld: ${received}`)), 5_000).unref();
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 503/);
+    expect(answer).toMatch(/retry-after: 1/i);
+    expect(answer).toMatch(/connection: close/i);
+    d.held.splice(0).forEach((h) => h.release());
+    await holder;
+  });
+
+  test('counted per operation and status, and summarised in one warn line a second, not one line each', async () => {
+    const metric = async () =>
+      (await registry.getSingleMetricAsString('core_http_requests_total'))
+        .split('\n')
+        .find((l) => l.includes('operation="listTenants"') && l.includes('status="503"'));
+    const before = Number((await metric())?.split(' ').pop() ?? 0);
+    const holder = get(d, '/core/v1/tenants');
+    await until(() => d.held.length === 1);
+    const refused = await Promise.all(Array.from({ length: 30 }, () => get(d, '/core/v1/tenants')));
+    expect(refused.every((r) => r.status === 503)).toBe(true);
+    expect(Number((await metric())?.split(' ').pop())).toBe(before + 30);
+    expect(await registry.getSingleMetricAsString('core_admission_refusals_total')).toMatch(
+      /operation="listTenants",class="a",reason="queue-full"} \d+/,
+    );
+    expect(d.logs).toEqual([]);
+    await sleep(1_200);
+    const lines = d.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, refused: 30, byOperation: { 'listTenants 503': 30 } });
+    d.held.splice(0).forEach((h) => h.release());
+    await holder;
+  });
+});
