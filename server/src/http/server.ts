@@ -5,6 +5,7 @@
 import http, { type Server } from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { RuntimeConfig } from '../config';
+import { closeGently } from './body-limit';
 import { shedUnderPressure } from './pressure';
 
 export function createHttpServer(
@@ -23,5 +24,7 @@ export function createHttpServer(
   );
   server.once('close', gate.stop);
   server.maxConnections = runtime.maxConnections;
+  // A refused body's 413 reaches a client that is still sending (body-limit.ts).
+  server.on('connection', closeGently);
   return server;
 }
