@@ -65,6 +65,7 @@ export async function startCluster({
   env = {},
   region = 'eu-north-1',
   log = () => undefined,
+  production = false,
 } = {}) {
   if (!haproxyBinary) throw new Error('haproxy is not installed (apt-get install haproxy)');
   const pg = databaseUrl ? null : await startPrivatePostgres({ database: 'core' });
@@ -82,7 +83,8 @@ export async function startCluster({
   };
   const dataDir = tempDir('core-cluster-');
   const ports = await Promise.all(Array.from({ length: instances }, () => freePort()));
-  const start = (n) => startRegion({ region, port: ports[n], dataDir, env: { ...shared, INSTANCE: `i${n + 1}` } });
+  const start = (n) =>
+    startRegion({ region, port: ports[n], dataDir, production, env: { ...shared, INSTANCE: `i${n + 1}` } });
   const nodes = await Promise.all(ports.map((_, n) => start(n)));
   log(`${instances} instances ready on ports ${ports.join(', ')}`);
 
