@@ -60,11 +60,46 @@ for (const workspace of ['', ...(manifest.workspaces ?? [])]) {
   }
 }
 
+// A production install (`npm ci --omit=dev`, at the root or with `--workspace server`) carries only what the
+// server needs at run time: every package it installs (each lock entry not marked dev) must be reached from the
+// server workspace's dependencies. The sign-in app is bundled into static files at build time, so its packages
+// (react, i18next, ...) and the build tools (typescript, vite, ...) are devDependencies.
+const runtime = 'server';
+if (packages[runtime]) {
+  const needed = new Set();
+  const visit = (path) => {
+    const entry = packages[path];
+    if (!entry || needed.has(path)) return;
+    needed.add(path);
+    const optionalPeers = entry.peerDependenciesMeta ?? {};
+    const names = [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...Object.keys(entry.peerDependencies ?? {}).filter((name) => !optionalPeers[name]?.optional),
+    ];
+    for (const name of names) {
+      const found = locate(path, name);
+      if (found) visit(found);
+    }
+  };
+  visit(runtime);
+  const workspaces = new Set(['', ...(manifest.workspaces ?? [])]);
+  const carried = Object.entries(packages)
+    .filter(([path, entry]) => !workspaces.has(path) && !entry.dev && !entry.link && !needed.has(path))
+    .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')}@${entry.version}`);
+  if (carried.length)
+    problems.push(
+      `a production install (npm ci --omit=dev) carries ${carried.length} ${carried.length === 1 ? 'package' : 'packages'} the server does not need at run time: ${carried.join(', ')} (make them devDependencies)`,
+    );
+}
+
 if (problems.length) {
-  console.error(`package-lock.json is not complete for \`npm ci\` on every platform:\n- ${problems.join('\n- ')}`);
+  console.error(`package-lock.json is not right for \`npm ci\`:\n- ${problems.join('\n- ')}`);
   console.error(
-    'See docs/dependencies.md: pick versions whose binaries exist for every platform, then regenerate the lock.',
+    'See docs/dependencies.md: pick versions whose binaries exist for every platform, keep build-only packages in devDependencies, then regenerate the lock.',
   );
   process.exit(1);
 }
-console.log(`package-lock.json: ${Object.keys(packages).length} entries, every platform's optional binaries locked`);
+console.log(
+  `package-lock.json: ${Object.keys(packages).length} entries, every platform's optional binaries locked, production install = the server's runtime dependencies`,
+);

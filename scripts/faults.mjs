@@ -10,20 +10,28 @@
 // (a send in flight when a region dies is sent again), and the stand-ins deliver a repeated idempotency key or
 // Message-ID once, as the real providers and mail systems do; the checks count what reached the recipient after that
 // dedupe, and report the repeats at the interface apart. Results go to docs/faults.md; exit 1 on a failed check.
+// The regions run the production build as an operator runs it: `npm run build` first, then `node
+// server/dist/main.js` in production mode (secrets in the environment, no demo seeding: each database gets the demo
+// data from the compiled seeder before its first region starts, scripts/prove/seed-demo.mjs).
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { api, root, sleep, startRegion, waitFor } from './prove/region.mjs';
 import { startPrivatePostgres } from './prove/postgres.mjs';
 import { haproxyBinary, startCluster } from './prove/cluster.mjs';
 import { startHttpSink, startSmtpSink } from './prove/sinks.mjs';
+import { clusterSecrets } from './prove/cluster.mjs';
+import { seedDemo } from './prove/seed-demo.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
 
 const password = 'Demo-Password-1!';
 const started = Date.now();
+/** The machine's 1-minute load average when the run started (the timings below depend on it). */
+const loadAtStart = loadavg()[0];
 const sections = [];
 let failed = 0;
 
@@ -70,9 +78,26 @@ function liveEnv(databaseUrl) {
 const regionId = 'eu-north-1';
 const keyOf = (dispatch) => `${regionId}.dispatch-${dispatch.id}.${dispatch.key_nonce}`;
 
-/** A region; `restartOf` starts the same region again (its data directory, so its secrets, too). */
+/** What production requires besides the database: secrets (one set per run: a restart keeps them), the sign-in app's URL, live channels. */
+let productionEnv;
+
+/** The demo data, once per database, before its first region starts (production never seeds). */
+const seeded = new Set();
+async function seeding(url) {
+  if (seeded.has(url)) return;
+  await seedDemo(url, regionId);
+  seeded.add(url);
+}
+
+/** A region of the production build; `restartOf` starts the same region again (its data directory too). */
 async function region(env, restartOf) {
-  const r = await startRegion({ env, dataDir: restartOf?.dataDir, region: regionId });
+  await seeding(env.DATABASE_URL);
+  const r = await startRegion({
+    env: { ...productionEnv, ...env },
+    dataDir: restartOf?.dataDir,
+    region: regionId,
+    production: true,
+  });
   regions.push(r);
   return r;
 }
@@ -716,14 +741,16 @@ async function scenarioCluster() {
   const url = pg.createDatabase('faults_cluster');
   const db = pool(url);
   const startedAt = Date.now();
+  await seeding(url);
   const cluster = await startCluster({
     instances: 3,
     databaseUrl: url,
-    env: { ...liveEnv(url), DATABASE_URL: url },
+    env: { ...productionEnv, ...liveEnv(url), DATABASE_URL: url },
     region: regionId,
+    production: true,
   });
   clusters.push(cluster);
-  const intro = `Three instances of ${regionId} started at once on an empty database (migrations and demo seed under an advisory lock) behind HAProxy ${cluster.url} (health check GET /readyz every 500 ms; a request whose connection fails or comes back empty is retried on another instance).`;
+  const intro = `Three instances of ${regionId} started at once on a database holding only the demo data (migrations under an advisory lock) behind HAProxy ${cluster.url} (health check GET /readyz every 500 ms; a request whose connection fails or comes back empty is retried on another instance).`;
   const up = section('a cluster of three instances behind HAProxy', intro);
   up.figure('three instances and HAProxy ready after', `${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
   const { token, tenantId } = await signInAnna(cluster.url);
@@ -979,9 +1006,10 @@ function writeReport() {
     '# Fault injection',
     '',
     `Latest run: ${new Date().toISOString()} by \`npm run test:faults\` (scripts/faults.mjs), ${((Date.now() - started) / 1000).toFixed(0)} s.`,
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node.js ${process.version}, ${pgVersion} (a private instance started for the run).`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, Node.js ${process.version}, ${pgVersion} (a private instance started for the run); load average ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end (other work shared the machine).`,
     '',
-    'Each region is a real process (`node --import tsx server/src/main.ts`, development mode with its demo data) on a',
+    'Each region is a real process of the production build (`npm run build`, then `node server/dist/main.js` in production',
+    'mode, secrets in the environment; the demo data written into each database beforehand by the compiled seeder) on a',
     'private PostgreSQL server (initdb + pg_ctl in a temp directory, a free loopback port), with `NOTIFY_TRANSPORT=live`',
     'against stand-in providers on 127.0.0.1 (an SMTP server, and an HTTP API for SMS, voice and push). Every dispatch',
     `carries its identity on every attempt: \`idempotency-key\` (HTTP) / \`X-Idempotency-Key\` (email) = \`<region>.dispatch-<id>.<nonce>\``,
@@ -1010,7 +1038,7 @@ function writeReport() {
     '## Reproduce',
     '',
     '```sh',
-    'npm run test:faults   # needs /usr/lib/postgresql/*/bin (initdb, pg_ctl); about 4 minutes',
+    'npm run test:faults   # needs /usr/lib/postgresql/*/bin (initdb, pg_ctl) and haproxy; builds first (npm run build)',
     '```',
     '',
   );
@@ -1018,11 +1046,22 @@ function writeReport() {
 }
 
 try {
+  console.log('▶ the production build (npm run build)');
+  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
   console.log('▶ private PostgreSQL and stand-in providers');
   pg = await startPrivatePostgres({ database: 'postgres_unused' });
   pgVersion = pg.version();
   smtp = await startSmtpSink();
   provider = await startHttpSink();
+  productionEnv = {
+    ...clusterSecrets(regionId),
+    SIGN_IN_APP_URL: 'https://sign-in.example.test',
+    // Live channels are required in production; the scenarios that send give their own (liveEnv).
+    SMTP_URL: smtp.url,
+    SMS_API_URL: `${provider.baseUrl}/sms`,
+    EMAIL_FROM: 'alerts@example.test',
+  };
   const only = process.argv.slice(2);
   const scenarios = {
     fanout: scenarioFanOut,

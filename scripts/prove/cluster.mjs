@@ -58,7 +58,8 @@ frontend stats
  * Starts PostgreSQL (private, unless `databaseUrl` is given), `instances` regions on it (started at once: they
  * must cope with an empty database together) and HAProxy. Answers { url, instances, pg, haproxy, restart(i),
  * kill9(i), stop() }. `basePort` fixes the ports (HAProxy on it, its statistics on the next, instance n on
- * basePort + 10 + n); without it free ports are taken. `build: 'dist'` runs the production build. stop() removes
+ * basePort + 10 + n); without it free ports are taken. `build: 'dist'` runs the production build (in development mode,
+ * with its demo data), `production: true` the same build in production mode. stop() removes
  * the temporary folders (the instances' data and HAProxy's configuration).
  */
 export async function startCluster({
@@ -69,6 +70,7 @@ export async function startCluster({
   log = () => undefined,
   basePort,
   build = 'source',
+  production = false,
 } = {}) {
   if (!haproxyBinary) throw new Error('haproxy is not installed (apt-get install haproxy)');
   const pg = databaseUrl ? null : await startPrivatePostgres({ database: 'core' });
@@ -89,7 +91,7 @@ export async function startCluster({
     ? Array.from({ length: instances }, (_, n) => basePort + 11 + n)
     : await Promise.all(Array.from({ length: instances }, () => freePort()));
   const start = (n) =>
-    startRegion({ region, port: ports[n], dataDir, build, env: { ...shared, INSTANCE: `i${n + 1}` } });
+    startRegion({ region, port: ports[n], dataDir, build, production, env: { ...shared, INSTANCE: `i${n + 1}` } });
   const nodes = await Promise.all(ports.map((_, n) => start(n)));
   log(`${instances} instances ready on ports ${ports.join(', ')}`);
 

@@ -45,7 +45,9 @@ export async function ready(baseUrl) {
 /**
  * A region process. `env` adds to a development configuration (demo data seeded, dev outbox) on a free port, with
  * a fresh data directory (PGlite's, unless DATABASE_URL is given, and the development secrets). Output is kept (the
- * last 1-2 MB) for diagnosis.
+ * last 1-2 MB) for diagnosis. `production: true` runs the compiled build (`node server/dist/main.js`, after
+ * `npm run build`) in production mode instead: `env` must then hold what production requires (DATABASE_URL, the
+ * secrets, SIGN_IN_APP_URL, live channels), and nothing is seeded (seed-demo.mjs).
  */
 export async function startRegion({
   env = {},
@@ -54,10 +56,11 @@ export async function startRegion({
   region = 'eu-north-1',
   readyTimeoutMs = 90_000,
   build = 'source',
+  production = false,
 } = {}) {
   port ??= await freePort();
-  const entry = build === 'dist' ? ['server/dist/main.js'] : ['--import', 'tsx', 'server/src/main.ts'];
-  if (build === 'dist') requireBuild();
+  const entry = build === 'dist' || production ? ['server/dist/main.js'] : ['--import', 'tsx', 'server/src/main.ts'];
+  if (build === 'dist' || production) requireBuild();
   // Development keeps the region's secrets (signing keys, secret key) in its data directory, also with PostgreSQL:
   // a restart of the same region passes the same dataDir. A directory made here is removed by cleanup().
   const ownDir = !dataDir;
@@ -67,7 +70,7 @@ export async function startRegion({
     cwd: root,
     env: {
       ...process.env,
-      NODE_ENV: 'development',
+      NODE_ENV: production ? 'production' : 'development',
       REGION: region,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -7,6 +7,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { ApiError } from './errors';
 import { dispatch } from './http/dispatch';
 import { errorHandler, notFound } from './http/error-handler';
+import { limitStreamedBody } from './http/body-limit';
 import { canonicalPathIntegers } from './http/canonical-path-integers';
 import { isDraining } from './http/drain';
 import { literalBracketParams } from './http/literal-bracket-params';
@@ -95,10 +96,14 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     }),
   );
   app.use('/core', rejectOversizedBodies(parseByteLimit(config.bodyLimit)));
+  // A streamed body (no Content-Length) is refused as soon as it passes the limit, not once it has ended.
   app.use(
     '/core',
-    express.json({ limit: config.bodyLimit, type: ['application/json', 'application/scim+json'] }),
-    express.urlencoded({ extended: false, limit: '1mb' }),
+    limitStreamedBody(
+      express.json({ limit: config.bodyLimit, type: ['application/json', 'application/scim+json'] }),
+      parseByteLimit(config.bodyLimit),
+    ),
+    limitStreamedBody(express.urlencoded({ extended: false, limit: '1mb' }), parseByteLimit('1mb')),
   );
   app.use('/core', rejectNulCharacters);
   app.use('/core', literalBracketParams(contract.documents[0].document));

@@ -1,11 +1,12 @@
 // Optional OpenTelemetry tracing: off unless an OTLP endpoint is configured (OTEL_EXPORTER_OTLP_ENDPOINT or
-// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), and then HTTP server spans, Express middleware spans and PostgreSQL query
-// spans go to that endpoint over OTLP/HTTP (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json). main.ts
-// starts it before anything it instruments is loaded (the instrumentations patch http, express and pg as they are
-// first required). Unconfigured, nothing of OpenTelemetry is loaded: every @opentelemetry package is imported
-// dynamically, behind the check. The standard variables apply: OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES,
-// OTEL_EXPORTER_OTLP_HEADERS (and _TIMEOUT, _CERTIFICATE...), OTEL_TRACES_SAMPLER(_ARG), OTEL_LOG_LEVEL,
-// OTEL_SDK_DISABLED.
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), and then a sample of requests is traced (5 % by default, parent-based: a
+// caller's sampled traceparent is followed) with three kinds of span: the HTTP server span, one handler span per API
+// operation (http/handler-span.ts) and one span per PostgreSQL statement; no span per Express middleware. They go
+// to that endpoint over OTLP/HTTP (protobuf, or JSON with OTEL_EXPORTER_OTLP_PROTOCOL=http/json). main.ts starts it
+// before anything it instruments is loaded (the instrumentations patch http and pg as they are first required).
+// Unconfigured, nothing of OpenTelemetry is loaded: every @opentelemetry package is imported dynamically, behind
+// the check. The standard variables apply: OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS
+// (and _TIMEOUT, _CERTIFICATE...), OTEL_TRACES_SAMPLER(_ARG), OTEL_LOG_LEVEL, OTEL_SDK_DISABLED.
 //
 // Spans carry no secrets: no headers (none are recorded), no bodies, every query-string value redacted (a password
 // link's token, a search text), the path segments that are secrets or personal data redacted (push tokens,
@@ -14,6 +15,7 @@
 // value): exceptions keep their type and stack frames, error statuses their code.
 import type { IncomingMessage } from 'node:http';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import { setHandlerTracer } from './http/handler-span';
 
 export interface Telemetry {
   /** Ends the spans still buffered to the collector (bounded by `timeoutMs`); then tracing stops. */
@@ -31,6 +33,9 @@ const untraced = new Set(['/healthz', '/readyz', '/metrics']);
 const secretSegments = [/^(\/c\/)[^/]+/, /(\/push-tokens\/)[^/]+/, /(\/probes\/hash\/)[^/]+/];
 
 export const redacted = 'REDACTED';
+
+/** The sampler without OTEL_TRACES_SAMPLER: a twentieth of the requests that arrive without a sampled caller. */
+export const defaultSampler = { name: 'parentbased_traceidratio', ratio: 0.05 } as const;
 
 /** The request path as traced: the secret segments redacted. */
 export function tracedPath(path: string): string {
@@ -74,10 +79,11 @@ export function tracingSettings(env: Env): TracingSettings | null {
     lower(env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL) ?? lower(env.OTEL_EXPORTER_OTLP_PROTOCOL) ?? 'http/protobuf';
   if (protocol !== 'http/protobuf' && protocol !== 'http/json')
     throw problem(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json, not "${protocol}"`);
-  const name = lower(env.OTEL_TRACES_SAMPLER) ?? 'parentbased_always_on';
+  const name = lower(env.OTEL_TRACES_SAMPLER) ?? defaultSampler.name;
   if (!(samplers as readonly string[]).includes(name))
     throw problem(`OTEL_TRACES_SAMPLER must be one of ${samplers.join(', ')}, not "${name}"`);
-  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG?.trim() || 1);
+  // A ratio sampler without OTEL_TRACES_SAMPLER_ARG takes the default ratio.
+  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG?.trim() || defaultSampler.ratio);
   if (name.endsWith('traceidratio') && !(ratio >= 0 && ratio <= 1))
     throw problem(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, not "${env.OTEL_TRACES_SAMPLER_ARG}"`);
   return { url, protocol, sampler: { name: name as TracingSettings['sampler']['name'], ratio } };
@@ -127,7 +133,7 @@ export async function startTelemetry(env: Env = process.env): Promise<Telemetry 
   const settings = tracingSettings(env);
   if (!settings) return null;
   const { url, protocol, sampler } = settings;
-  const [api, core, hooks, sdk, resources, semconv, otlp, http, express, pg] = await Promise.all([
+  const [api, core, hooks, sdk, resources, semconv, otlp, http, pg] = await Promise.all([
     import('@opentelemetry/api'),
     import('@opentelemetry/core'),
     import('@opentelemetry/context-async-hooks'),
@@ -138,7 +144,6 @@ export async function startTelemetry(env: Env = process.env): Promise<Telemetry 
       ? import('@opentelemetry/exporter-trace-otlp-http')
       : import('@opentelemetry/exporter-trace-otlp-proto'),
     import('@opentelemetry/instrumentation-http'),
-    import('@opentelemetry/instrumentation-express'),
     import('@opentelemetry/instrumentation-pg'),
   ]);
   const logLevel = (env.OTEL_LOG_LEVEL ?? 'error').toUpperCase() as keyof typeof api.DiagLogLevel;
@@ -184,7 +189,7 @@ export async function startTelemetry(env: Env = process.env): Promise<Telemetry 
           ...(at >= 0 && at < target.length - 1 ? { [semconv.ATTR_URL_QUERY]: tracedQuery(target.slice(at + 1)) } : {}),
         };
       },
-      // API requests are one Express middleware (the dispatcher): their route is the contract's.
+      // An API request's route is the contract's (the validator matched it).
       applyCustomAttributesOnSpan: (span, request) => {
         const route = contractRoute(request);
         if (!route) return;
@@ -192,14 +197,35 @@ export async function startTelemetry(env: Env = process.env): Promise<Telemetry 
         span.updateName(`${(request as IncomingMessage).method ?? 'GET'} ${route}`);
       },
     }),
-    new express.ExpressInstrumentation(),
     // Statement texts only (their values are parameters): enhancedDatabaseReporting would add the values.
     new pg.PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
   ];
   for (const instrumentation of instrumentations) instrumentation.setTracerProvider(provider);
 
+  // The handler span, named by the operationId. A failure is an error of the span unless it is the client's (an
+  // ApiError below 500: a refused token, a missing row); its exception keeps its type and frames (scrubbed).
+  const tracer = provider.getTracer(defaultServiceName);
+  setHandlerTracer({
+    run: (operationId, fn) =>
+      tracer.startActiveSpan(`handler ${operationId}`, { attributes: { 'code.function.name': operationId } }, (span) =>
+        fn().then(
+          (value) => (span.end(), value),
+          (error: unknown) => {
+            const status = (error as { httpStatus?: unknown } | null)?.httpStatus;
+            if (!(typeof status === 'number' && status < 500)) {
+              if (error instanceof Error) span.recordException(error);
+              span.setStatus({ code: api.SpanStatusCode.ERROR });
+            }
+            span.end();
+            throw error;
+          },
+        ),
+      ),
+  });
+
   return {
     async shutdown(timeoutMs = 5_000) {
+      setHandlerTracer(null);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         provider.shutdown().catch((error: unknown) => api.diag.error('tracing: shutdown failed', error)),

@@ -24,6 +24,7 @@ export type ServerBounds = Pick<
   | 'hashConcurrency'
   | 'hashQueue'
 >;
+import { closeGently } from './body-limit';
 
 export function createHttpServer(
   app: RequestListener,
@@ -56,5 +57,7 @@ export function createHttpServer(
   );
   server.once('close', admission.stop);
   server.maxConnections = runtime.maxConnections;
+  // A refused body's 413 reaches a client that is still sending (body-limit.ts).
+  server.on('connection', closeGently);
   return Object.assign(server, { admission });
 }

@@ -30,6 +30,7 @@ export interface ClaimedDispatch {
   recipient_id: number;
   channel: DispatchChannel;
   sent_to: string;
+  /** The sends of this dispatch whose outcome was recorded before this one. */
   attempts: number;
   key_nonce: string;
   /** The recipient's language, chosen when the dispatch was made (null: English). */
@@ -144,7 +145,8 @@ async function claimBatch(
   message: LoadedMessage,
 ) {
   const returning = sql`returning d.id, d.recipient_id, d.channel, d.sent_to, d.attempts, d.key_nonce, d.language`;
-  const set = sql`status = 'sending', locked_by = ${claim}, attempts = d.attempts + 1`;
+  // attempts counts sends (outcome-recorder.ts writes it with each outcome), not claims.
+  const set = sql`status = 'sending', locked_by = ${claim}`;
   const limit = dispatchPolicy.batchSize;
   if (!message.confirmationHash) {
     const { rows } = await sql<ClaimedDispatch>`

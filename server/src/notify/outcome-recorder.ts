@@ -55,32 +55,44 @@ export class OutcomeRecorder {
         .where('id', 'in', ids)
         .where('status', '=', 'sending')
         .where('locked_by', '=', this.ctx.claim);
+    // This send's number: attempts counts the sends whose outcome is recorded, written with the outcome (a row
+    // claimed again after its worker died, before it sent, is not counted twice).
+    const attempt = (dispatch: ClaimedDispatch) => dispatch.attempts + 1;
     const sent = outcomes.filter((o) => o.error === null).map((o) => o.dispatch.id);
     if (sent.length > 0)
-      await mine(sent).set({ status: 'sent', sent_at: now, locked_by: null, last_error: null }).execute();
+      await mine(sent)
+        .set((eb) => ({
+          status: 'sent',
+          sent_at: now,
+          locked_by: null,
+          last_error: null,
+          attempts: eb('attempts', '+', 1),
+        }))
+        .execute();
     for (const { dispatch, error } of outcomes) {
       dispatchOutcomes.inc({
         channel: dispatch.channel,
-        outcome: error === null ? 'sent' : dispatch.attempts >= dispatchPolicy.maxAttempts ? 'failed' : 'retry',
+        outcome: error === null ? 'sent' : attempt(dispatch) >= dispatchPolicy.maxAttempts ? 'failed' : 'retry',
       });
     }
     // Failures usually share the attempt number and the error: one update per such group.
-    const groups = new Map<string, { attempts: number; error: string; ids: number[] }>();
+    const groups = new Map<string, { attempt: number; error: string; ids: number[] }>();
     for (const { dispatch, error } of outcomes) {
       if (error === null) continue;
-      if (dispatch.attempts >= dispatchPolicy.maxAttempts) this.failed.push(dispatch);
-      const key = `${dispatch.attempts}:${error}`;
-      const group = groups.get(key) ?? { attempts: dispatch.attempts, error, ids: [] };
+      if (attempt(dispatch) >= dispatchPolicy.maxAttempts) this.failed.push(dispatch);
+      const key = `${attempt(dispatch)}:${error}`;
+      const group = groups.get(key) ?? { attempt: attempt(dispatch), error, ids: [] };
       group.ids.push(dispatch.id);
       groups.set(key, group);
     }
-    for (const { attempts, error, ids } of groups.values()) {
-      const gaveUp = attempts >= dispatchPolicy.maxAttempts;
+    for (const { attempt: made, error, ids } of groups.values()) {
+      const gaveUp = made >= dispatchPolicy.maxAttempts;
       if (!gaveUp) this.retried = true;
       await mine(ids)
         .set({
           status: gaveUp ? 'failed' : 'queued',
-          next_attempt_at: gaveUp ? now : new Date(now.getTime() + dispatchRetryDelayMs(attempts)),
+          attempts: made,
+          next_attempt_at: gaveUp ? now : new Date(now.getTime() + dispatchRetryDelayMs(made)),
           locked_by: null,
           last_error: error.slice(0, 1_000),
         })

@@ -315,4 +315,36 @@ describe('several instances', () => {
     expect(nextChannels.sms.sent.find((m) => m.to === '+46700000011')?.idempotencyKey).toBe(inFlightKey);
     expect((await dispatchesOf(ctx.services, 'cec', id)).every((d) => d.status === 'sent')).toBe(true);
   });
+
+  test('after a takeover, attempts count the sends, not the claims', async () => {
+    // The stalled instance claims the batch and dies before any send is answered (as if killed at that moment).
+    const stalled = await anotherInstance();
+    const stalledChannels = scriptChannels(stalled);
+    let release!: () => void;
+    const hang = new Promise<void>((resolve) => (release = resolve));
+    for (const channel of [stalledChannels.email, stalledChannels.sms])
+      channel.send = async () => {
+        await hang;
+        throw new Error('killed');
+      };
+    const id = await send({ externalCommunicationGroupIds: [overlapA, overlapB] });
+    const stalledRun = stalled.jobs.runDueJobs();
+    const sendingRows = async () =>
+      (await dispatchesOf(ctx.services, 'cec', id)).filter((d) => d.status === 'sending').length;
+    for (let i = 0; i < 500 && (await sendingRows()) < 6; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(await sendingRows()).toBe(6);
+
+    const next = await anotherInstance();
+    const nextChannels = scriptChannels(next);
+    stalled.jobs.stopHeartbeat();
+    clock.advance(30_000);
+    expect(await next.jobs.runDueJobs()).toBe(1);
+    release();
+    await stalledRun;
+    // One send each, by the instance that took over: one attempt each.
+    const sent = [...nextChannels.email.sent, ...nextChannels.sms.sent];
+    expect(sent).toHaveLength(6);
+    const rows = await dispatchesOf(ctx.services, 'cec', id);
+    expect(rows.map((d) => [d.status, d.attempts])).toEqual(rows.map(() => ['sent', 1]));
+  });
 });

@@ -66,3 +66,61 @@ describe('npm run check:lock', () => {
     expect(result.output).toContain('devDependencies.native is 2.0.0 but the lock has nothing');
   });
 });
+
+describe('npm run check:lock: the production install', () => {
+  /** A repository with the server and the sign-in app as workspaces; `web` is the app's package.json. */
+  function checkWorkspaces(web: Record<string, unknown>, packages: Packages) {
+    const dir = mkdtempSync(join(tmpdir(), 'check-lock-'));
+    dirs.push(dir);
+    const server = { name: 'core-server', dependencies: { express: '5.0.0' } };
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', workspaces: ['server', 'web'] }));
+    for (const [name, manifest] of Object.entries({ server, web })) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'package.json'), JSON.stringify(manifest));
+    }
+    const lock = { '': { name: 'app', workspaces: ['server', 'web'] }, server, web, ...packages };
+    writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ name: 'app', lockfileVersion: 3, packages: lock }));
+    const result = spawnSync(process.execPath, [script, dir], { encoding: 'utf8' });
+    return { status: result.status, output: result.stdout + result.stderr };
+  }
+  const links: Packages = {
+    'node_modules/core-server': { resolved: 'server', link: true },
+    'node_modules/sign-in-web': { resolved: 'web', link: true },
+  };
+  const serverPackages: Packages = {
+    'node_modules/express': { version: '5.0.0', dependencies: { 'body-parser': '^2' } },
+    'node_modules/body-parser': {
+      version: '2.0.0',
+      peerDependencies: { typescript: '*' },
+      peerDependenciesMeta: { typescript: { optional: true } },
+    },
+  };
+
+  test('when the sign-in app bundles its packages (devDependencies), passes', () => {
+    const web = { name: 'sign-in-web', devDependencies: { react: '19.0.0', typescript: '5.9.3' } };
+    const packages = {
+      ...links,
+      ...serverPackages,
+      'node_modules/react': { version: '19.0.0', dev: true },
+      'node_modules/typescript': { version: '5.9.3', dev: true },
+    };
+    expect(checkWorkspaces(web, packages)).toMatchObject({ status: 0 });
+  });
+
+  test('when a production install would carry a package the server does not use, fails and names it', () => {
+    // The app's packages as dependencies: npm ci --omit=dev installs them, and the optional peer they share.
+    const web = { name: 'sign-in-web', dependencies: { react: '19.0.0', i18next: '27.0.0' } };
+    const packages = {
+      ...links,
+      ...serverPackages,
+      'node_modules/react': { version: '19.0.0' },
+      'node_modules/i18next': { version: '27.0.0', peerDependencies: { typescript: '*' } },
+      'node_modules/typescript': { version: '5.9.3', devOptional: true },
+    };
+    const result = checkWorkspaces(web, packages);
+    expect(result.status).toBe(1);
+    expect(result.output).toContain(
+      'a production install (npm ci --omit=dev) carries 3 packages the server does not need at run time: react@19.0.0, i18next@27.0.0, typescript@5.9.3',
+    );
+  });
+});

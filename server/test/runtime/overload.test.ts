@@ -1,6 +1,7 @@
 // Overload and slow clients, over real sockets: a body whose Content-Length exceeds the limit is answered 413
-// before it is sent; headers that do not arrive within 10 s get the socket closed; connections beyond the bound
-// are closed at once. (Requests beyond what the instance holds: test/http/admission.test.ts.)
+// before it is sent, a streamed one as soon as it passes the limit, and a client still sending reads the 413 (not
+// a reset); headers that do not arrive within 10 s get the socket closed; connections beyond the bound are closed
+// at once. (Requests beyond what the instance holds: test/http/admission.test.ts.)
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -31,6 +32,53 @@ function raw(
     socket.on('data', (chunk) => (received += chunk));
     socket.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
     socket.on('close', () => resolve({ received, closedAfterMs: Date.now() - started }));
+  });
+}
+
+/**
+ * Sends a POST with `framing` and then `chunk` after chunk (one per turn of the event loop, up to 8 MB) until an
+ * answer arrives; resolves with the answer, what was sent before it, a socket error seen before the whole answer
+ * arrived (the failure these tests are about) and whether the server closed the connection within 10 s.
+ */
+function streamBody(
+  port: number,
+  framing: string,
+  chunk: Buffer,
+): Promise<{ answer: string; sentBeforeAnswer: number; error?: string; closed: boolean }> {
+  return new Promise((resolve) => {
+    let answer = '';
+    let sent = 0;
+    let sentBeforeAnswer = -1;
+    let error: string | undefined;
+    const socket = connect(port, '127.0.0.1', () => {
+      const head = ['POST /core/v1/sessions HTTP/1.1', 'Host: 127.0.0.1', 'cosafe-core-api-version: 1'];
+      socket.write([...head, 'Content-Type: application/json', framing, '', ''].join('\r\n'));
+      const pump = () => {
+        if (sentBeforeAnswer >= 0 || socket.destroyed || sent >= 8 * 1024 * 1024) return;
+        sent += chunk.length;
+        if (socket.write(chunk)) setImmediate(pump);
+        else socket.once('drain', pump);
+      };
+      pump();
+    });
+    socket.on('data', (data) => {
+      if (sentBeforeAnswer < 0) sentBeforeAnswer = sent;
+      answer += data;
+    });
+    socket.on('error', (e: NodeJS.ErrnoException) => void (answer.includes('}}') ? undefined : (error = e.code)));
+    socket.on('close', () => resolve({ answer, sentBeforeAnswer, error, closed: true }));
+    setTimeout(() => (socket.destroy(), resolve({ answer, sentBeforeAnswer, error, closed: false })), 10_000).unref();
+  });
+}
+
+/** A 413 in the spec's envelope, with Connection: close. */
+function expectRefused(answer: string): void {
+  expect(answer).toMatch(/^HTTP\/1\.1 413/);
+  expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+  const body = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+  expect(JSON.parse(body.replace(/^[0-9a-f]+\r\n/, '').replace(/\r\n0\r\n\r\n$/, ''))).toMatchObject({
+    status: 'error',
+    error: { httpStatus: 413, code: 'PAYLOAD_TOO_LARGE' },
   });
 }
 
@@ -84,6 +132,24 @@ describe('overload and slow clients', () => {
       status: 'error',
       error: { httpStatus: 413, code: 'PAYLOAD_TOO_LARGE' },
     });
+  });
+
+  test('a client streaming a body over the limit (no Content-Length) gets the 413 in the envelope, not a reset', async () => {
+    // The body is sent chunked, up to 8 MB (the terminating chunk never comes).
+    const chunk = Buffer.from(`${(64 * 1024).toString(16)}\r\n${'x'.repeat(64 * 1024)}\r\n`);
+    const outcome = await streamBody(port, 'Transfer-Encoding: chunked', chunk);
+    expect(outcome.error).toBeUndefined();
+    expectRefused(outcome.answer);
+    // Answered once the limit (100 kB) was passed, not after the whole 8 MB; and the connection was then closed.
+    expect(outcome.sentBeforeAnswer).toBeLessThan(2 * 1024 * 1024);
+    expect(outcome.closed).toBe(true);
+  });
+
+  test('a client that sends a declared oversized body anyway reads the 413, not a reset', async () => {
+    const outcome = await streamBody(port, `Content-Length: ${8 * 1024 * 1024}`, Buffer.alloc(64 * 1024, 'x'));
+    expect(outcome.error).toBeUndefined();
+    expectRefused(outcome.answer);
+    expect(outcome.closed).toBe(true);
   });
 
   test('a slow-header client (headers never finished) has its socket closed within 10 s', async () => {

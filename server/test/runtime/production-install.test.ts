@@ -1,7 +1,9 @@
 // The compiled build as an operator deploys it: `npm run build -- --release DIR` (the same build as `npm run
-// build`), a production install in DIR (`npm ci --omit=dev --workspace server`: no devDependencies, so no tsx,
-// TypeScript, Jest or swc), then `node server/dist/main.js` in production mode against an empty PostgreSQL
-// database, which it migrates; a user signs in and uses the session, the docs page and the contract ship along.
+// build`), a plain production install in DIR (`npm ci --omit=dev`: no devDependencies, so no tsx, TypeScript,
+// Jest or swc, and nothing of the sign-in app, which is bundled into web/dist), then `npm run start:prod` (node
+// server/dist/main.js in production mode) against an empty PostgreSQL database, which it migrates; a user signs in
+// and uses the session, the docs page and the contract ship along; SIGTERM to npm reaches node, which drains.
+import { readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +32,34 @@ const hostEnv = {
 };
 
 let database: ScratchDatabase;
+/** The processes under the npm process (Linux: /proc), recorded once the region is up. */
+let regionPids: number[] = [];
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Every process below `pid`, from the parent pids in /proc/<pid>/stat. */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      continue; // ended meanwhile
+    }
+  }
+  const below = (p: number): number[] =>
+    [...parents].filter(([, parent]) => parent === p).flatMap(([child]) => [child, ...below(child)]);
+  return below(pid);
+}
 let server: Spawned | null = null;
 let baseUrl = '';
 
@@ -56,7 +86,7 @@ beforeAll(async () => {
   ]);
   database = db;
   // --prefer-offline: the packages are in npm's cache from the development install.
-  await runToEnd(npm, ['ci', '--omit=dev', '--workspace', 'server', '--prefer-offline', '--no-audit', '--no-fund'], {
+  await runToEnd(npm, ['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], {
     cwd: release,
     env: hostEnv,
     logFile: logFile('npm-ci'),
@@ -64,12 +94,12 @@ beforeAll(async () => {
 
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  server = startProcess(process.execPath, ['server/dist/main.js'], {
+  // --silent: npm's banner lines would mix with the region's JSON log lines.
+  server = startProcess(npm, ['run', '--silent', 'start:prod'], {
     cwd: release,
     logFile: logFile('region'),
     env: {
       ...hostEnv,
-      NODE_ENV: 'production',
       REGION: 'eu-north-1',
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -84,6 +114,7 @@ beforeAll(async () => {
     },
   });
   await ready(baseUrl, 120_000, server);
+  regionPids = server.child.pid ? descendants(server.child.pid) : [];
 });
 
 afterAll(async () => {
@@ -91,14 +122,18 @@ afterAll(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
   }
+  // A region that did not get the signal (the failure the start test is about) is not left running.
+  for (const pid of regionPids) if (alive(pid)) process.kill(pid, 'SIGKILL');
   await database?.drop();
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('node server/dist/main.js from a production install', () => {
-  test('the install has no development dependencies and no TypeScript tooling', () => {
+describe('npm run start:prod from a production install', () => {
+  test('the install has no development dependencies, no TypeScript tooling and nothing of the sign-in app', () => {
     for (const dev of ['tsx', 'typescript', 'jest', '@swc/core', 'vite', '@redocly/cli'])
       expect(existsSync(join(release, 'node_modules', dev))).toBe(false);
+    for (const bundled of ['react', 'react-dom', 'preact', 'i18next', 'react-i18next', 'react-router', 'yup'])
+      expect(existsSync(join(release, 'node_modules', bundled))).toBe(false);
     for (const runtime of ['express', 'pg', 'argon2'])
       expect(existsSync(join(release, 'node_modules', runtime))).toBe(true);
     expect(existsSync(join(release, 'server', 'src'))).toBe(false);
@@ -152,5 +187,26 @@ describe('node server/dist/main.js from a production install', () => {
     const lines = readFileSync(logFile('region'), 'utf8').split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  // Last: it stops the region.
+  test('SIGTERM to `npm run start:prod` reaches node: /readyz answers 503 while it drains, then all of it ends', async () => {
+    expect(regionPids.length).toBeGreaterThan(0);
+    server!.child.kill('SIGTERM');
+    // Production drains 2 s (DRAIN_DELAY_MS) with /readyz at 503 before it stops accepting.
+    let draining: number | null = null;
+    for (let i = 0; i < 40 && draining !== 503; i++) {
+      draining = (await fetch(`${baseUrl}/readyz`).catch(() => null))?.status ?? null;
+      if (draining !== 503) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(draining).toBe(503);
+    expect(await server!.exited).toBe(0);
+    const log = readFileSync(logFile('region'), 'utf8');
+    expect(log).toContain('shutting down: finishing in-flight requests');
+    expect(log).toContain('"msg":"stopped"');
+    // Nothing is left serving: no re-parented node.
+    for (let i = 0; i < 50 && regionPids.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(regionPids.filter(alive)).toEqual([]);
+    expect(await fetch(`${baseUrl}/readyz`).catch(() => 'refused')).toBe('refused');
   });
 });

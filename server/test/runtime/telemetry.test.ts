@@ -37,7 +37,6 @@ describe('tracing is off unless configured', () => {
         '@opentelemetry/api',
         '@opentelemetry/sdk-trace',
         '@opentelemetry/instrumentation-http',
-        '@opentelemetry/instrumentation-express',
         '@opentelemetry/instrumentation-pg',
       ]),
     );
@@ -69,7 +68,7 @@ describe('tracing settings', () => {
     expect(tracingSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toEqual({
       url: 'http://collector:4318/v1/traces',
       protocol: 'http/protobuf',
-      sampler: { name: 'parentbased_always_on', ratio: 1 },
+      sampler: { name: 'parentbased_traceidratio', ratio: 0.05 },
     });
     expect(
       tracingSettings({
@@ -84,6 +83,22 @@ describe('tracing settings', () => {
       protocol: 'http/json',
       sampler: { name: 'parentbased_traceidratio', ratio: 0.25 },
     });
+  });
+
+  test('the sampler: 5 % of the requests without a sampled caller by default, another ratio or sampler when set', () => {
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(tracingSettings(endpoint)?.sampler).toEqual({ name: 'parentbased_traceidratio', ratio: 0.05 });
+    expect(tracingSettings({ ...endpoint, OTEL_TRACES_SAMPLER_ARG: '0.2' })?.sampler).toEqual({
+      name: 'parentbased_traceidratio',
+      ratio: 0.2,
+    });
+    expect(tracingSettings({ ...endpoint, OTEL_TRACES_SAMPLER: 'traceidratio' })?.sampler).toEqual({
+      name: 'traceidratio',
+      ratio: 0.05,
+    });
+    expect(tracingSettings({ ...endpoint, OTEL_TRACES_SAMPLER: 'parentbased_always_on' })?.sampler.name).toBe(
+      'parentbased_always_on',
+    );
   });
 
   test('a setting it cannot honour stops the start with its name', () => {

@@ -1,9 +1,11 @@
 // A region started as a real process (`node --import tsx server/src/main.ts`, development mode with its demo data)
-// with OTEL_EXPORTER_OTLP_ENDPOINT set to an OTLP/HTTP receiver in this test (OTLP JSON): after a sign-in and
-// authenticated requests, and a SIGTERM well within the batch delay, the receiver holds an HTTP server span with
-// the contract's route, the Express spans under it and, on PostgreSQL (TEST_DATABASE_URL), the pg query spans;
-// and nothing it received holds the bearer token, the refresh token, the password, a password link's token, a
-// push token or an identity hash.
+// with OTEL_EXPORTER_OTLP_ENDPOINT set to an OTLP/HTTP receiver in this test (OTLP JSON) and the default sampler
+// (5 %, parent-based). The test's requests carry a sampled W3C traceparent, as a traced caller's do, so each is
+// traced; 40 more without one are mostly not, and one with an unsampled traceparent is not. After a SIGTERM well
+// within the batch delay, the receiver holds for a request an HTTP server span with the contract's route, one
+// handler span under it and, on PostgreSQL (TEST_DATABASE_URL), a span per statement under that: no span per
+// Express middleware. Nothing it received holds the bearer token, the refresh token, the password, a password
+// link's token, a push token or an identity hash.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -52,6 +54,9 @@ interface Span {
 
 const valueOf = (v: OtlpValue) => v.stringValue ?? v.intValue ?? v.boolValue ?? v.doubleValue;
 const SERVER = 2;
+/** A W3C traceparent from a caller: its trace id, its span as the parent, sampled (01) or not (00). */
+const traceparent = (sampled: boolean) =>
+  `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-${sampled ? '01' : '00'}`;
 
 describe('a region with tracing on', () => {
   let work: string;
@@ -104,11 +109,16 @@ describe('a region with tracing on', () => {
     });
     await waitForHttp(`${baseUrl}/readyz`, region, 120_000);
 
-    const call = async (method: string, path: string, init: { token?: string; body?: string } = {}) => {
+    const call = async (
+      method: string,
+      path: string,
+      init: { token?: string; body?: string; sampled?: boolean | null } = {},
+    ) => {
       const res = await fetch(`${baseUrl}${path}`, {
         method,
         headers: {
           ...v1,
+          ...(init.sampled !== null ? { traceparent: traceparent(init.sampled ?? true) } : {}),
           ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
           ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
         },
@@ -141,6 +151,15 @@ describe('a region with tracing on', () => {
     expect((await call('GET', `/core/v1/users/1/password-reset?token=${secrets.resetToken}`)).status).toBeLessThan(500);
     // A body that is not JSON: the parser's error message quotes it (a short one whole).
     expect((await call('POST', '/core/v1/sessions', { body: `[${password}]` })).status).toBe(400);
+    // Without a caller's decision the default sampler traces about one request in twenty; a caller's "not
+    // sampled" is followed.
+    for (let i = 0; i < 40; i++)
+      expect(
+        (await call('GET', '/core/v1/tenants?limit=7', { token: secrets.accessToken, sampled: null })).status,
+      ).toBe(200);
+    expect((await call('GET', '/core/v1/tenants?limit=9', { token: secrets.accessToken, sampled: false })).status).toBe(
+      200,
+    );
 
     // Stopped at once, well within the batch processor's 5 s: what arrives now was flushed by the shutdown.
     await stopProcess(region, 30_000);
@@ -187,8 +206,10 @@ describe('a region with tracing on', () => {
     expect(resource).toMatchObject({ 'service.name': 'core-api', 'cloud.region': 'eu-north-1' });
   });
 
-  test('an HTTP server span per request, named by the contract route, with the Express spans under it', () => {
-    const tenants = serverSpan('GET /core/v1/tenants', 200);
+  test('an HTTP server span per request, named by the contract route, with one handler span under it', () => {
+    const tenants = spans.find(
+      (s) => s.kind === SERVER && s.name === 'GET /core/v1/tenants' && s.attributes['url.query'] === undefined,
+    );
     expect(tenants?.scope).toBe('@opentelemetry/instrumentation-http');
     expect(tenants?.attributes).toMatchObject({
       'http.route': '/core/v1/tenants',
@@ -196,21 +217,32 @@ describe('a region with tracing on', () => {
       'http.response.status_code': 200,
       'url.path': '/core/v1/tenants',
     });
-    const express = spans.filter((s) => s.traceId === tenants?.traceId && s.scope.endsWith('instrumentation-express'));
-    expect(express.length).toBeGreaterThan(0);
-    expect(express.some((s) => s.parentSpanId === tenants?.spanId)).toBe(true);
-    expect(express.map((s) => s.name)).toEqual(expect.arrayContaining(['middleware - jsonParser']));
+    const trace = spans.filter((s) => s.traceId === tenants?.traceId);
+    const handler = trace.filter((s) => s.parentSpanId === tenants?.spanId);
+    expect(handler.map((s) => s.name)).toEqual(['handler listTenants']);
+    // The HTTP span, the handler span and the statements: nothing else (27 spans per GET with a span per middleware).
+    expect(trace.filter((s) => !s.scope.endsWith('instrumentation-pg')).length).toBe(2);
+    expect(spans.filter((s) => s.scope.endsWith('instrumentation-express'))).toEqual([]);
     // Health checks are not traced.
     expect(spans.filter((s) => String(s.attributes['url.path']).endsWith('z'))).toEqual([]);
   });
 
+  test('the default sampler: a twentieth of the requests without a caller, none whose caller did not sample', () => {
+    const sampled = spans.filter((s) => s.kind === SERVER && s.attributes['url.query'] === 'limit=REDACTED');
+    // 40 requests at 5 %: 2 expected; more than 15 has a probability below 1e-10. The limit=9 one is unsampled.
+    expect(sampled.length).toBeLessThanOrEqual(15);
+    expect(sampled.every((s) => s.name === 'GET /core/v1/tenants')).toBe(true);
+  });
+
   (postgresUrl ? test : test.skip)(
-    'on PostgreSQL, the statements of a request as pg spans in its trace, without their values',
+    'on PostgreSQL, the statements of a request as pg spans under its handler span, without their values',
     () => {
       const tenants = serverSpan('GET /core/v1/tenants', 200);
+      const handler = spans.find((s) => s.traceId === tenants?.traceId && s.name === 'handler listTenants');
       const pg = spans.filter((s) => s.traceId === tenants?.traceId && s.scope.endsWith('instrumentation-pg'));
       const queries = pg.filter((s) => typeof s.attributes['db.query.text'] === 'string');
       expect(queries.length).toBeGreaterThan(0);
+      expect(pg.every((s) => s.parentSpanId === handler?.spanId)).toBe(true);
       expect(queries[0].attributes).toMatchObject({ 'db.system.name': 'postgresql' });
       expect(spans.some((s) => 'db.postgresql.values' in s.attributes)).toBe(false);
       // Only statements inside a traced request: the job scheduler's polling makes no root spans.
@@ -227,8 +259,15 @@ describe('a region with tracing on', () => {
   });
 
   test('nothing sent to the collector holds a token, the password, a push token or the identity hash', () => {
-    // The unparsable body's error was recorded (and scrubbed) on the parser's span.
-    expect(received.some((r) => r.body.includes('"SyntaxError"'))).toBe(true);
+    // The unparsable body's request was traced (its 400), and its error message with the body is nowhere.
+    expect(
+      spans.some(
+        (s) =>
+          s.kind === SERVER &&
+          s.attributes['url.path'] === '/core/v1/sessions' &&
+          s.attributes['http.response.status_code'] === 400,
+      ),
+    ).toBe(true);
     const everything = received.map((r) => r.body).join('\n');
     for (const [what, secret] of Object.entries(secrets)) {
       expect(secret.length).toBeGreaterThan(8);

@@ -162,7 +162,7 @@ export async function insertClaimedUserDispatches(
     insert into dispatches (tenant_id, source, message_id, recipient_id, channel, sent_to, next_attempt_at, status, locked_by, attempts, language)
     select ${tenantId}, 'alarm', ${messageId}, r.user_id,
            case when pt.token is not null then 'push' when u.phone_primary is not null then 'sms' else 'email' end,
-           coalesce(pt.token, u.phone_primary, u.email), ${now}, 'sending', ${claim}, 1, us.preferred_language
+           coalesce(pt.token, u.phone_primary, u.email), ${now}, 'sending', ${claim}, 0, us.preferred_language
       from r join users u on u.id = r.user_id left join push_tokens pt on pt.user_id = r.user_id
       left join user_settings us on us.user_id = r.user_id
     on conflict do nothing

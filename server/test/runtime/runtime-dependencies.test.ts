@@ -1,0 +1,63 @@
+// The server's runtime dependencies are what its code imports: a package listed in server/package.json's
+// dependencies that no file of server/src imports (and that no imported package needs as a peer) would ride along
+// in every production install. scripts/check-lock.mjs checks the other half: a production install carries
+// nothing but these and what they need (check-lock.test.ts).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const server = join(__dirname, '..', '..');
+const root = join(server, '..');
+const manifest = JSON.parse(readFileSync(join(server, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** The packages named by import, import() and require() in server/src. */
+function imported(): Set<string> {
+  const names = new Set<string>();
+  const specifier = /(?:from\s+|import\(\s*|require\(\s*)'([^'.][^']*)'/g;
+  for (const file of sources(join(server, 'src')))
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(specifier)) {
+      if (spec.startsWith('node:')) continue;
+      const parts = spec.split('/');
+      names.add(spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]);
+    }
+  return names;
+}
+
+/** The required (non-optional) peers of a package, from its own package.json. */
+function peersOf(name: string): string[] {
+  const path = [join(server, 'node_modules', name), join(root, 'node_modules', name)];
+  for (const dir of path) {
+    try {
+      const own = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+        peerDependencies?: Record<string, string>;
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      };
+      return Object.keys(own.peerDependencies ?? {}).filter((peer) => !own.peerDependenciesMeta?.[peer]?.optional);
+    } catch {
+      continue;
+    }
+  }
+  return [];
+}
+
+test('every runtime dependency of the server is imported by server/src, or is a peer an imported one needs', () => {
+  const uses = imported();
+  const peers = new Set([...uses].flatMap(peersOf));
+  const unused = Object.keys(manifest.dependencies).filter((name) => !uses.has(name) && !peers.has(name));
+  expect(unused).toEqual([]);
+});
+
+test('the server imports nothing of the sign-in app (react, react-dom, i18next are bundled into web/dist)', () => {
+  const uses = imported();
+  for (const name of ['react', 'react-dom', 'react-router', 'preact', 'i18next', 'react-i18next', 'yup'])
+    expect(uses.has(name)).toBe(false);
+  for (const name of ['react', 'react-dom', 'typescript'])
+    expect(Object.keys(manifest.dependencies)).not.toContain(name);
+});
