@@ -1131,6 +1131,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scim/v2/ResourceTypes/{resourceTypeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource type's id, `User` or `Group` (as written); any other answers `404`. */
+                resourceTypeId: components["parameters"]["ScimResourceTypeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One SCIM resource type
+         * @description One resource type (RFC 7644 section 4), as in the list. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`).
+         */
+        get: operations["getScimResourceType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scim/v2/Schemas": {
         parameters: {
             query?: never;
@@ -1143,6 +1166,32 @@ export interface paths {
          * @description The schemas of the resources, with the attributes this service keeps (RFC 7644 section 4). Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
          */
         get: operations["listScimSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas/{schemaUrn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The schema's URN, `urn:ietf:params:scim:schemas:core:2.0:User` or `...:Group` (case-insensitive, as RFC 7643
+                 *     section 2.1 reads schema URIs); any other answers `404`.
+                 */
+                schemaUrn: components["parameters"]["ScimSchemaUrn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One SCIM schema
+         * @description One schema (RFC 7644 section 4), as in the list: the attributes this service keeps and how. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`).
+         */
+        get: operations["getScimSchema"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1171,6 +1220,28 @@ export interface paths {
          *     `scimType: uniqueness`, also when the address belongs to an account outside this tenant. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
          */
         post: operations["createScimUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM users
+         * @description The list of `GET /Users` with its parameters in the body (RFC 7644 section 3.4.3), so that a filter stays out
+         *     of URLs and logs. Answers like the list. Authenticated with an api key of scope `scim`
+         *     (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        post: operations["searchScimUsers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1237,6 +1308,28 @@ export interface paths {
          *     tenant. An `externalId` already in use answers `409`. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
          */
         post: operations["createScimGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM groups
+         * @description The list of `GET /Groups` with its parameters in the body (RFC 7644 section 3.4.3), so that a filter stays out
+         *     of URLs and logs. Answers like the list. Authenticated with an api key of scope `scim`
+         *     (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        post: operations["searchScimGroups"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2684,6 +2777,73 @@ export interface components {
                 [key: string]: unknown;
             })[];
         };
+        /** @description Metadata of a discovery resource (RFC 7643 sections 6 and 7). */
+        ScimDiscoveryMeta: {
+            /** @enum {string} */
+            resourceType: "ResourceType" | "Schema";
+            /** Format: uri */
+            location: string;
+        };
+        /**
+         * @description A SCIM resource type (RFC 7643 section 6): `User` at `/Users` or `Group` at `/Groups`.
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
+         *       ],
+         *       "id": "User",
+         *       "name": "User",
+         *       "endpoint": "/Users",
+         *       "schema": "urn:ietf:params:scim:schemas:core:2.0:User",
+         *       "meta": {
+         *         "resourceType": "ResourceType",
+         *         "location": "https://api.example.com/core/v1/scim/v2/ResourceTypes/User"
+         *       }
+         *     }
+         */
+        ScimResourceType: {
+            schemas: "urn:ietf:params:scim:schemas:core:2.0:ResourceType"[];
+            /** @enum {string} */
+            id: "User" | "Group";
+            /** @enum {string} */
+            name: "User" | "Group";
+            /** @enum {string} */
+            endpoint: "/Users" | "/Groups";
+            schema: string;
+            meta: components["schemas"]["ScimDiscoveryMeta"];
+        };
+        /**
+         * @description An attribute as this service keeps it (RFC 7643 section 7): what it says is what the service does, and a test
+         *     holds it to that (every readWrite attribute round-trips, every readOnly one is not written).
+         */
+        ScimSchemaAttribute: {
+            name: string;
+            /** @enum {string} */
+            type: "string" | "boolean" | "decimal" | "integer" | "dateTime" | "reference" | "complex";
+            multiValued: boolean;
+            description?: string;
+            required: boolean;
+            caseExact: boolean;
+            /** @enum {string} */
+            mutability: "readOnly" | "readWrite" | "immutable" | "writeOnly";
+            /** @enum {string} */
+            returned: "always" | "never" | "default" | "request";
+            /** @enum {string} */
+            uniqueness: "none" | "server" | "global";
+            canonicalValues?: string[];
+            referenceTypes?: string[];
+            subAttributes?: components["schemas"]["ScimSchemaAttribute"][];
+        };
+        /** @description A SCIM schema (RFC 7643 section 7) limited to the attributes this service keeps. */
+        ScimSchema: {
+            schemas: "urn:ietf:params:scim:schemas:core:2.0:Schema"[];
+            /** @enum {string} */
+            id: "urn:ietf:params:scim:schemas:core:2.0:User" | "urn:ietf:params:scim:schemas:core:2.0:Group";
+            /** @enum {string} */
+            name: "User" | "Group";
+            description: string;
+            attributes: components["schemas"]["ScimSchemaAttribute"][];
+            meta: components["schemas"]["ScimDiscoveryMeta"];
+        };
         /** @description A value of a multi-valued SCIM attribute (emails, phoneNumbers). */
         ScimMultiValue: {
             value: string;
@@ -2692,18 +2852,26 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Resource metadata (RFC 7643 section 3.1). */
+        /**
+         * @description Resource metadata (RFC 7643 section 3.1): every sub-attribute is returned unless `attributes` or
+         *     `excludedAttributes` names sub-attributes of `meta`.
+         */
         ScimMeta: {
             /** @enum {string} */
-            resourceType: "User" | "Group";
-            created: components["schemas"]["Timestamp"];
-            lastModified: components["schemas"]["Timestamp"];
+            resourceType?: "User" | "Group";
+            created?: components["schemas"]["Timestamp"];
+            lastModified?: components["schemas"]["Timestamp"];
             /** Format: uri */
-            location: string;
+            location?: string;
         };
         /**
          * @description A user of the tenant as SCIM sees it (RFC 7643 section 4.1). `id` is the user's id; `userName` is the email
          *     address the user signs in with; `active: false` means the tenant's directory deactivated the user here.
+         *     `displayName` is the name the platform shows (from `displayName`, else `name.formatted`, else given and family
+         *     name, else the address); `name` holds the parts the directory sent (`formatted`, when not sent, is given and
+         *     family name). `emails` shows the `userName`. By default `userName`, `displayName`, `active`, `emails` and
+         *     `meta` are returned; `attributes` and `excludedAttributes` choose others, and only `schemas` and `id` are
+         *     always there.
          * @example {
          *       "schemas": [
          *         "urn:ietf:params:scim:schemas:core:2.0:User"
@@ -2713,7 +2881,9 @@ export interface components {
          *       "userName": "anna@demo.test",
          *       "displayName": "Anna Andersson",
          *       "name": {
-         *         "formatted": "Anna Andersson"
+         *         "formatted": "Anna Andersson",
+         *         "givenName": "Anna",
+         *         "familyName": "Andersson"
          *       },
          *       "active": true,
          *       "emails": [
@@ -2735,16 +2905,18 @@ export interface components {
             schemas: string[];
             id: string;
             externalId?: string;
-            userName: string;
-            displayName: string;
+            userName?: string;
+            displayName?: string;
             name?: {
                 formatted?: string;
+                givenName?: string;
+                familyName?: string;
             };
             title?: string;
-            active: boolean;
-            emails: components["schemas"]["ScimMultiValue"][];
+            active?: boolean;
+            emails?: components["schemas"]["ScimMultiValue"][];
             phoneNumbers?: components["schemas"]["ScimMultiValue"][];
-            meta: components["schemas"]["ScimMeta"];
+            meta?: components["schemas"]["ScimMeta"];
         };
         /** @description A SCIM list response (RFC 7644 section 3.4.2) of Users; `startIndex` is 1-based. */
         ScimUserList: {
@@ -2754,7 +2926,10 @@ export interface components {
             itemsPerPage: number;
             Resources: components["schemas"]["ScimUser"][];
         };
-        /** @description The user's name (RFC 7643 section 4.1.1); this service keeps the formatted name only. */
+        /**
+         * @description The user's name (RFC 7643 section 4.1.1): `formatted`, `givenName` and `familyName` are kept and returned;
+         *     other parts (`middleName`, `honorificPrefix`, ...) are accepted and not kept.
+         */
         ScimName: {
             formatted?: string;
             givenName?: string;
@@ -2800,6 +2975,32 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * @description A SCIM search (RFC 7644 section 3.4.3): the query parameters of a list in the body. `attributes` and
+         *     `excludedAttributes` are lists of attribute names (as in the query parameters); `filter`, `startIndex` and
+         *     `count` work as for the list. Sorting is not supported (`ServiceProviderConfig` says so): `sortBy` and
+         *     `sortOrder` answer `400`.
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+         *       ],
+         *       "filter": "userName eq \"anna@demo.test\"",
+         *       "attributes": [
+         *         "userName",
+         *         "name.givenName"
+         *       ],
+         *       "startIndex": 1,
+         *       "count": 10
+         *     }
+         */
+        ScimSearchRequest: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+            filter?: string;
+            attributes?: string[];
+            excludedAttributes?: string[];
+            startIndex?: number;
+            count?: number;
+        };
+        /**
          * @description A SCIM PATCH (RFC 7644 section 3.5.2). `op` is add, remove or replace in any letter case (Microsoft Entra ID
          *     sends `Replace`); `path` is an attribute path such as `active`, `name.givenName`,
          *     `emails[type eq "work"].value` or `members[value eq "42"]`; without a path, `value` is an object of attributes.
@@ -2837,7 +3038,9 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A group the tenant's directory provisioned (RFC 7643 section 4.2); `id` is the group's id.
+         * @description A group the tenant's directory provisioned (RFC 7643 section 4.2); `id` is the group's id. By default
+         *     `displayName`, `members` and `meta` are returned; `attributes` and `excludedAttributes` choose others, and
+         *     only `schemas` and `id` are always there.
          * @example {
          *       "schemas": [
          *         "urn:ietf:params:scim:schemas:core:2.0:Group"
@@ -2862,9 +3065,9 @@ export interface components {
             schemas: string[];
             id: string;
             externalId?: string;
-            displayName: string;
+            displayName?: string;
             members?: components["schemas"]["ScimGroupMember"][];
-            meta: components["schemas"]["ScimMeta"];
+            meta?: components["schemas"]["ScimMeta"];
         };
         /** @description A SCIM list response (RFC 7644 section 3.4.2) of Groups; `startIndex` is 1-based. */
         ScimGroupList: {
@@ -3043,6 +3246,13 @@ export interface components {
         PersonalAlarmStatusFilter: "active";
         /** @description The personal alarm id. */
         PersonalAlarmId: components["schemas"]["Id"];
+        /** @description The resource type's id, `User` or `Group` (as written); any other answers `404`. */
+        ScimResourceTypeId: string;
+        /**
+         * @description The schema's URN, `urn:ietf:params:scim:schemas:core:2.0:User` or `...:Group` (case-insensitive, as RFC 7643
+         *     section 2.1 reads schema URIs); any other answers `404`.
+         */
+        ScimSchemaUrn: string;
         /**
          * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
          *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
@@ -3054,9 +3264,19 @@ export interface components {
         ScimStartIndex: number;
         /** @description Results per page; at most 100 are returned, negative values count as 0. */
         ScimCount: number;
-        /** @description Accepted for compatibility; every attribute is returned. */
+        /**
+         * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+         *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+         *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+         *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+         *     same as none. With both parameters, `attributes` decides.
+         */
         ScimAttributes: string;
-        /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+        /**
+         * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+         *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+         *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+         */
         ScimExcludedAttributes: string;
         /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
         ScimUserId: string;
@@ -5027,6 +5247,32 @@ export interface operations {
             default: components["responses"]["ScimError"];
         };
     };
+    getScimResourceType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource type's id, `User` or `Group` (as written); any other answers `404`. */
+                resourceTypeId: components["parameters"]["ScimResourceTypeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One SCIM resource type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResourceType"];
+                };
+            };
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
     listScimSchemas: {
         parameters: {
             query?: never;
@@ -5049,6 +5295,35 @@ export interface operations {
             default: components["responses"]["ScimError"];
         };
     };
+    getScimSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The schema's URN, `urn:ietf:params:scim:schemas:core:2.0:User` or `...:Group` (case-insensitive, as RFC 7643
+                 *     section 2.1 reads schema URIs); any other answers `404`.
+                 */
+                schemaUrn: components["parameters"]["ScimSchemaUrn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One SCIM schema. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimSchema"];
+                };
+            };
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
     listScimUsers: {
         parameters: {
             query?: {
@@ -5063,9 +5338,19 @@ export interface operations {
                 startIndex?: components["parameters"]["ScimStartIndex"];
                 /** @description Results per page; at most 100 are returned, negative values count as 0. */
                 count?: components["parameters"]["ScimCount"];
-                /** @description Accepted for compatibility; every attribute is returned. */
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
                 attributes?: components["parameters"]["ScimAttributes"];
-                /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
                 excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
             };
             header?: never;
@@ -5090,7 +5375,22 @@ export interface operations {
     };
     createScimUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5117,9 +5417,52 @@ export interface operations {
             default: components["responses"]["ScimError"];
         };
     };
-    getScimUser: {
+    searchScimUsers: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                "application/json": components["schemas"]["ScimSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimUserList"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    getScimUser: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
@@ -5145,7 +5488,22 @@ export interface operations {
     };
     replaceScimUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
@@ -5202,7 +5560,22 @@ export interface operations {
     };
     patchScimUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
@@ -5247,9 +5620,19 @@ export interface operations {
                 startIndex?: components["parameters"]["ScimStartIndex"];
                 /** @description Results per page; at most 100 are returned, negative values count as 0. */
                 count?: components["parameters"]["ScimCount"];
-                /** @description Accepted for compatibility; every attribute is returned. */
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
                 attributes?: components["parameters"]["ScimAttributes"];
-                /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
                 excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
             };
             header?: never;
@@ -5274,7 +5657,22 @@ export interface operations {
     };
     createScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5301,10 +5699,50 @@ export interface operations {
             default: components["responses"]["ScimError"];
         };
     };
+    searchScimGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                "application/json": components["schemas"]["ScimSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimGroupList"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
     getScimGroup: {
         parameters: {
             query?: {
-                /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
                 excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
             };
             header?: never;
@@ -5332,7 +5770,22 @@ export interface operations {
     };
     replaceScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
@@ -5389,7 +5842,22 @@ export interface operations {
     };
     patchScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
