@@ -3174,9 +3174,12 @@ export interface components {
             };
         };
         /**
-         * @description A SCIM error (RFC 7644 section 3.12): `400` for a request SCIM cannot use (with `scimType`), `401` without a
-         *     valid api key of scope `scim`, `404` for a resource that is not this tenant's, `409` when `userName` or
-         *     `externalId` is taken (`scimType: uniqueness`), `429` when throttled, `5xx` for failures of the service.
+         * @description A SCIM error (RFC 7644 section 3.12), always `application/scim+json`: `400` for a request SCIM cannot use (with
+         *     `scimType`; `mutability` for a PATCH `remove` of an attribute that may not be removed), `401` without a valid
+         *     api key of scope `scim`, `404` for a resource that is not this tenant's, `405` for a method the path does not
+         *     have (with `Allow`), `409` when `userName` or `externalId` is taken (`scimType: uniqueness`), `413` for a body
+         *     over the limit, `429` when throttled and `503` when the service is busy (both with `Retry-After`), `431` for
+         *     request headers too large, `5xx` for failures of the service.
          */
         ScimError: {
             headers: {

@@ -17,7 +17,7 @@ import { requestLog } from './http/request-log';
 import { cacheRouteMatchers } from './http/route-matcher-cache';
 import type { HandlerMap } from './http/operations';
 import { contractView, docsPath } from './http/spec';
-import { credentialSchemes, errorRefiners, handlers as defaultHandlers } from './modules/registry';
+import { credentialSchemes, errorRefiners, errorShapes, handlers as defaultHandlers } from './modules/registry';
 import type { Services } from './services';
 import { devOutboxRouter } from './notify/dev-outbox';
 import { scimErrorHandler } from './modules/scim';
@@ -46,7 +46,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(requestLog(logger));
   app.use(requestMetrics());
   // Overload is shed before any other work (docs/decisions.md, Runtime and packaging).
-  app.use(boundInFlight(config.runtime));
+  app.use(boundInFlight(config.runtime, errorShapes));
   app.use(helmet());
   // Operational, like /readyz: not in the /core/v1 contract; bearer token in production.
   app.get('/metrics', metricsRoute(config));

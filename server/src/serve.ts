@@ -2,6 +2,7 @@
 // listen; graceful shutdown on SIGTERM / SIGINT.
 import type { Server } from 'node:http';
 import { createApp } from './app';
+import { errorShapes } from './modules/registry';
 import { createHttpServer } from './http/server';
 import { startDraining } from './http/drain';
 import { buildServices } from './bootstrap';
@@ -32,7 +33,7 @@ export async function serve(telemetry: Telemetry | null): Promise<void> {
 
   const app = createApp(services);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = createHttpServer(app, config.runtime);
+    const s = createHttpServer(app, config.runtime, errorShapes);
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   });

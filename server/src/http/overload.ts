@@ -6,9 +6,10 @@
 // - A body whose Content-Length exceeds the limit is answered 413 from its headers, before it is sent
 //   (body parsing would read, and wait for, the whole body first), and the connection is closed after it.
 // Health checks (/healthz, /readyz) and /metrics are never queued: a busy instance stays in its balancer.
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../errors';
 import { overloadRejections } from '../metrics/metrics';
+import { shapeOf, type ErrorShape } from './error-shapes';
 
 export interface OverloadOptions {
   maxInFlight: number;
@@ -18,17 +19,20 @@ export interface OverloadOptions {
 
 const exempt = new Set(['/healthz', '/readyz', '/metrics']);
 
-function unavailable(res: Response, requestId: string | undefined): void {
+function unavailable(req: Request, res: Response, shapes: readonly ErrorShape[]): void {
   overloadRejections.inc();
   res.set('Retry-After', '1');
-  res
-    .status(503)
-    .json(
-      new ApiError('SERVICE_UNAVAILABLE', { message: 'The service is busy; try again in a moment' }).toBody(requestId),
-    );
+  const message = 'The service is busy; try again in a moment';
+  // A part of the API with its own error shape (SCIM) answers in it.
+  const shape = shapes.length ? shapeOf(shapes, req.path) : undefined;
+  if (shape) res.status(503).type(shape.contentType).json(shape.body(503, message));
+  else res.status(503).json(new ApiError('SERVICE_UNAVAILABLE', { message }).toBody(req.id));
 }
 
-export function boundInFlight(options: OverloadOptions): RequestHandler & { inFlight(): number; queued(): number } {
+export function boundInFlight(
+  options: OverloadOptions,
+  errorShapes: readonly ErrorShape[] = [],
+): RequestHandler & { inFlight(): number; queued(): number } {
   let inFlight = 0;
   const queue: { start: () => void; timer: NodeJS.Timeout }[] = [];
 
@@ -58,13 +62,13 @@ export function boundInFlight(options: OverloadOptions): RequestHandler & { inFl
       next();
     };
     if (inFlight < options.maxInFlight) return start();
-    if (queue.length >= options.maxQueued || options.queueDeadlineMs === 0) return unavailable(res, req.id);
+    if (queue.length >= options.maxQueued || options.queueDeadlineMs === 0) return unavailable(req, res, errorShapes);
     const entry = {
       start,
       timer: setTimeout(() => {
         const i = queue.indexOf(entry);
         if (i >= 0) queue.splice(i, 1);
-        unavailable(res, req.id);
+        unavailable(req, res, errorShapes);
       }, options.queueDeadlineMs),
     };
     // A client that gives up while queued leaves the queue.

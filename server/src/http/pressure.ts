@@ -9,12 +9,15 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ApiError } from '../errors';
 import { overloadRejections } from '../metrics/metrics';
+import { shapeOf, type ErrorShape } from './error-shapes';
 
 export interface PressureOptions {
   /** The event loop is late by more than this: shed. 0 turns the check off. */
   maxDelayMs: number;
   /** How often the loop's delay is sampled. */
   sampleMs?: number;
+  /** Parts of the API that answer in their own error shape (SCIM); elsewhere the platform envelope. */
+  errorShapes?: readonly ErrorShape[];
 }
 
 const exempt = new Set(['/healthz', '/readyz', '/metrics']);
@@ -58,13 +61,27 @@ export function shedUnderPressure(app: RequestListener, options: PressureOptions
     };
     timer = setTimeout(sample, sampleMs).unref();
   }
+  // Each part's answer is made once, like the platform's.
+  const shaped = (options.errorShapes ?? []).map((shape) => {
+    const bytes = Buffer.from(JSON.stringify(shape.body(503, 'The service is busy; try again in a moment')));
+    return {
+      shape,
+      body: bytes,
+      headers: { ...headers, 'Content-Type': shape.contentType, 'Content-Length': String(bytes.length) },
+    };
+  });
+  const answerFor = (path: string) => {
+    const shape = shaped.length ? shapeOf(options.errorShapes ?? [], path) : undefined;
+    return shaped.find((s) => s.shape === shape) ?? { headers, body };
+  };
   const listener: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
     if (options.maxDelayMs > 0 && Math.min(delay, previous) > options.maxDelayMs && !exempt.has(pathOf(req.url))) {
       overloadRejections.inc();
       // The request's body is not read: the connection closes after the answer, so nothing is left half-read.
       res.shouldKeepAlive = req.method === 'GET' || req.method === 'HEAD' ? res.shouldKeepAlive : false;
-      res.writeHead(503, headers);
-      res.end(body);
+      const answer = answerFor(pathOf(req.url));
+      res.writeHead(503, answer.headers);
+      res.end(answer.body);
       return;
     }
     app(req, res);

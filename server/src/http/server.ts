@@ -5,13 +5,15 @@
 import http, { type Server } from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { RuntimeConfig } from '../config';
+import { answerClientError, type ErrorShape } from './error-shapes';
 import { shedUnderPressure } from './pressure';
 
 export function createHttpServer(
   app: RequestListener,
   runtime: Pick<RuntimeConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnections' | 'maxEventLoopDelayMs'>,
+  errorShapes: readonly ErrorShape[] = [],
 ): Server {
-  const gate = shedUnderPressure(app, { maxDelayMs: runtime.maxEventLoopDelayMs });
+  const gate = shedUnderPressure(app, { maxDelayMs: runtime.maxEventLoopDelayMs, errorShapes });
   const server = http.createServer(
     {
       headersTimeout: Math.min(runtime.headersTimeoutMs, runtime.requestTimeoutMs),
@@ -22,6 +24,8 @@ export function createHttpServer(
     gate.listener,
   );
   server.once('close', gate.stop);
+  // Requests the HTTP parser refuses (headers too large) answer in the shape of the part of the API they were for.
+  server.on('clientError', answerClientError(errorShapes));
   server.maxConnections = runtime.maxConnections;
   return server;
 }
