@@ -2848,6 +2848,7 @@ export interface components {
         ScimMultiValue: {
             value: string;
             type?: string;
+            /** @description A boolean, or `true` / `false` as a string in any letter case. */
             primary?: boolean | string;
         } & {
             [key: string]: unknown;
@@ -2968,6 +2969,7 @@ export interface components {
             displayName?: string;
             name?: components["schemas"]["ScimName"];
             title?: string;
+            /** @description A boolean, or `true` / `false` as a string in any letter case (as Microsoft Entra ID sends it). */
             active?: boolean | string;
             emails?: components["schemas"]["ScimMultiValue"][];
             phoneNumbers?: components["schemas"]["ScimMultiValue"][];
@@ -3019,13 +3021,18 @@ export interface components {
          */
         ScimPatchRequest: {
             schemas?: string[];
-            Operations: ({
+            Operations: (({
                 op: string;
                 path?: string;
                 /** @description The new value; its shape depends on `path`. */
                 value?: unknown;
             } & {
                 [key: string]: unknown;
+            }) | {
+                op?: unknown;
+            } | {
+                /** @description The new value. */
+                value: unknown;
             })[];
         } & {
             [key: string]: unknown;
@@ -3257,8 +3264,8 @@ export interface components {
          */
         ScimSchemaUrn: string;
         /**
-         * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
-         *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
+         * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`
+         *     and `emails.value`. Anything else answers
          *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
          *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
          */
@@ -3283,6 +3290,12 @@ export interface components {
         ScimExcludedAttributes: string;
         /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
         ScimUserId: string;
+        /**
+         * @description A SCIM filter on groups; this service supports `<attribute> eq "<value>"` on `displayName` (case-insensitive),
+         *     `externalId` and `id`. Anything else answers `400` with `scimType: invalidFilter`, as does a quoted value with
+         *     an invalid escape. Reserved characters may appear unencoded (as RFC 7644 clients send them).
+         */
+        ScimGroupFilter: string;
         /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
         ScimGroupId: string;
     };
@@ -5331,8 +5344,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
-                 *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
+                 * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`
+                 *     and `emails.value`. Anything else answers
                  *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
                  *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
                  */
@@ -5613,12 +5626,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
-                 *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
-                 *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
-                 *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
+                 * @description A SCIM filter on groups; this service supports `<attribute> eq "<value>"` on `displayName` (case-insensitive),
+                 *     `externalId` and `id`. Anything else answers `400` with `scimType: invalidFilter`, as does a quoted value with
+                 *     an invalid escape. Reserved characters may appear unencoded (as RFC 7644 clients send them).
                  */
-                filter?: components["parameters"]["ScimFilter"];
+                filter?: components["parameters"]["ScimGroupFilter"];
                 /** @description 1-based index of the first result; values below 1 count as 1. */
                 startIndex?: components["parameters"]["ScimStartIndex"];
                 /** @description Results per page; at most 100 are returned, negative values count as 0. */

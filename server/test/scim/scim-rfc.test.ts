@@ -1,5 +1,7 @@
 // SCIM as RFC 7643 and RFC 7644 describe it, beyond what provisioning clients send day to day: discovery that says
 // exactly what the service does, the parts of a name, search by POST, attribute projection and PATCH remove.
+import { readFileSync } from 'node:fs';
+import { bundlePath } from '../../src/http/spec';
 import type { TestContext } from '../support/context';
 import { createSsoTestContext, ssoTenant } from '../support/enterprise-fixtures';
 import { entraUser, scim, scimKey } from '../support/scim-client';
@@ -352,5 +354,33 @@ describe('PATCH remove: RFC 7644 section 3.5.2.2', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ scimType: 'mutability' });
     expect((await d.client.get(`/Groups/${group.id}`)).body.displayName).toBe('Keep my name');
+  });
+});
+
+describe('the contract says what the server accepts', () => {
+  test("the /Groups filter example is a Groups filter; active admits booleans and 'true'/'false' only; add and replace need a value", async () => {
+    const d = await directory();
+    const bundle = JSON.parse(readFileSync(bundlePath, 'utf8'));
+    const groupsFilter = bundle.paths['/scim/v2/Groups'].get.parameters
+      .map((p: { $ref?: string }) => (p.$ref ? bundle.components.parameters[p.$ref.split('/').pop()!] : p))
+      .find((p: { name: string }) => p.name === 'filter');
+    for (const example of groupsFilter.schema.examples)
+      expect((await d.client.get(`/Groups?filter=${encodeURIComponent(example)}`)).status).toBe(200);
+    // RFC 7643 section 2.3.2: a boolean is true or false (Entra ID sends them as strings).
+    for (const active of ['0000', 'yes', '1', ''])
+      expect((await d.client.post('/Users', { userName: d.email(), active })).status).toBe(400);
+    expect((await d.client.post('/Users', { userName: d.email(), active: 'TRUE' })).status).toBe(201);
+    const u = await d.user();
+    // RFC 7644 section 3.5.2.1 and 3.5.2.3: add and replace carry a value.
+    for (const op of ['add', 'Replace']) {
+      const res = await d.client.patch(`/Users/${u.id}`, [{ op, path: 'title' }]);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ schemas: [errorUrn], status: '400' });
+    }
+    // A NUL in any string of a request answers 400 (the contract's introduction says so).
+    expect(bundle.info.description).toContain('U+0000');
+    expect((await d.client.patch(`/Users/${u.id}`, [{ op: 'replace', path: 'title', value: 'a\u0000b' }])).status).toBe(
+      400,
+    );
   });
 });

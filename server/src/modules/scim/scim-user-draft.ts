@@ -45,7 +45,7 @@ function setPhones(draft: UserDraft, list: unknown): void {
     (p): p is { value?: unknown; type?: unknown; primary?: unknown } => typeof p === 'object' && p !== null,
   );
   const isPrimary = (p: { type?: unknown; primary?: unknown }) =>
-    p.type === 'mobile' || p.primary === true || p.primary === 'true' || p.primary === 'True';
+    p.type === 'mobile' || p.primary === true || (typeof p.primary === 'string' && p.primary.toLowerCase() === 'true');
   const ordered = [...items.filter(isPrimary), ...items.filter((p) => !isPrimary(p))];
   draft.phonePrimary = normalisePhone(ordered[0]?.value);
   draft.phoneSecondary = normalisePhone(ordered[1]?.value);
