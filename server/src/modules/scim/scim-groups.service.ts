@@ -189,6 +189,10 @@ export async function patchScimGroup(
           // The group's name: it may be replaced, not removed (RFC 7644 section 3.5.2.2).
           if (op === 'remove') throw scimBadRequest(`${rawPath} cannot be removed: it is required`, 'mutability');
           next.name = text(value, 'displayName');
+        } else if (path === 'id') {
+          // id is readOnly: Okta repeats it in a path-less replace, which changes nothing; another value is refused.
+          if (op === 'remove' || String(value) !== String(row.id))
+            throw scimBadRequest(`${rawPath} cannot be changed: it is readOnly`, 'mutability');
         } else if (path === 'externalid') {
           next.externalId = op === 'remove' ? null : text(value, 'externalId');
         } else {
