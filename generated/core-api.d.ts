@@ -2711,13 +2711,29 @@ export interface components {
             clientId: string;
             /** @description The client secret registered at the identity provider; write-only. */
             clientSecret: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s) URL without credentials or fragment (https only in production); an internal address (an IP
+             *     address outside the outbound allow-list, localhost) answers `400`.
+             */
             authorizationEndpoint: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s) URL without credentials or fragment (https only in production); an internal address (an IP
+             *     address outside the outbound allow-list, localhost) answers `400`.
+             */
             tokenEndpoint: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s) URL without credentials or fragment (https only in production); an internal address (an IP
+             *     address outside the outbound allow-list, localhost) answers `400`.
+             */
             jwksUri: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s) URL without credentials or fragment (https only in production); an internal address (an IP
+             *     address outside the outbound allow-list, localhost) answers `400`.
+             */
             issuer: string;
         };
         /**
@@ -3024,16 +3040,18 @@ export interface components {
             Operations: (({
                 op: string;
                 path?: string;
-                /** @description The new value; its shape depends on `path`. */
+                /** @description For `members`, the members to remove; otherwise ignored. */
                 value?: unknown;
             } & {
                 [key: string]: unknown;
-            }) | {
-                op?: unknown;
-            } | {
-                /** @description The new value. */
+            }) | ({
+                op: string;
+                path?: string;
+                /** @description The new value; its shape depends on `path`. */
                 value: unknown;
-            })[];
+            } & {
+                [key: string]: unknown;
+            }))[];
         } & {
             [key: string]: unknown;
         };
@@ -3185,7 +3203,7 @@ export interface components {
          *     `scimType`; `mutability` for a PATCH `remove` of an attribute that may not be removed), `401` without a valid
          *     api key of scope `scim`, `404` for a resource that is not this tenant's, `405` for a method the path does not
          *     have (with `Allow`), `409` when `userName` or `externalId` is taken (`scimType: uniqueness`), `413` for a body
-         *     over the limit, `429` when throttled and `503` when the service is busy (both with `Retry-After`), `431` for
+         *     over the limit, `415` for a body that is not JSON, `429` when throttled and `503` when the service is busy (both with `Retry-After`), `431` for
          *     request headers too large, `5xx` for failures of the service.
          */
         ScimError: {
@@ -5237,6 +5255,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimServiceProviderConfig"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
         };
@@ -5259,6 +5278,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimDiscoveryList"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
         };
@@ -5284,6 +5304,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimResourceType"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
@@ -5307,6 +5328,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimDiscoveryList"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
         };
@@ -5335,6 +5357,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimSchema"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
@@ -5497,6 +5520,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimUser"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
@@ -5569,6 +5593,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
@@ -5778,6 +5803,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimGroup"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
@@ -5850,6 +5876,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
