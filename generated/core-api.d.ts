@@ -1150,6 +1150,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scim/v2/ResourceTypes/{resourceTypeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource type's id, `User` or `Group` (as written); any other answers `404`. */
+                resourceTypeId: components["parameters"]["ScimResourceTypeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One SCIM resource type
+         * @description One resource type (RFC 7644 section 4), as in the list. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`).
+         */
+        get: operations["getScimResourceType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scim/v2/Schemas": {
         parameters: {
             query?: never;
@@ -1162,6 +1185,32 @@ export interface paths {
          * @description The schemas of the resources, with the attributes this service keeps (RFC 7644 section 4). Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
          */
         get: operations["listScimSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas/{schemaUrn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The schema's URN, `urn:ietf:params:scim:schemas:core:2.0:User` or `...:Group` (case-insensitive, as RFC 7643
+                 *     section 2.1 reads schema URIs); any other answers `404`.
+                 */
+                schemaUrn: components["parameters"]["ScimSchemaUrn"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One SCIM schema
+         * @description One schema (RFC 7644 section 4), as in the list: the attributes this service keeps and how. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`).
+         */
+        get: operations["getScimSchema"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1190,6 +1239,28 @@ export interface paths {
          *     `scimType: uniqueness`, also when the address belongs to an account outside this tenant. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
          */
         post: operations["createScimUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM users
+         * @description The list of `GET /Users` with its parameters in the body (RFC 7644 section 3.4.3), so that a filter stays out
+         *     of URLs and logs. Answers like the list. Authenticated with an api key of scope `scim`
+         *     (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        post: operations["searchScimUsers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1256,6 +1327,28 @@ export interface paths {
          *     tenant. An `externalId` already in use answers `409`. Authenticated with an api key of scope `scim` (`Authorization: Bearer <key>`); the key decides the tenant.
          */
         post: operations["createScimGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM groups
+         * @description The list of `GET /Groups` with its parameters in the body (RFC 7644 section 3.4.3), so that a filter stays out
+         *     of URLs and logs. Answers like the list. Authenticated with an api key of scope `scim`
+         *     (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        post: operations["searchScimGroups"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2637,13 +2730,29 @@ export interface components {
             clientId: string;
             /** @description The client secret registered at the identity provider; write-only. */
             clientSecret: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s) URL without credentials or fragment (https only in production); an internal address (an IP
+             *     address outside the outbound allow-list, localhost) answers `400`.
+             */
             authorizationEndpoint: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s) URL without credentials or fragment (https only in production); an internal address (an IP
+             *     address outside the outbound allow-list, localhost) answers `400`.
+             */
             tokenEndpoint: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s) URL without credentials or fragment (https only in production); an internal address (an IP
+             *     address outside the outbound allow-list, localhost) answers `400`.
+             */
             jwksUri: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An http(s) URL without credentials or fragment (https only in production); an internal address (an IP
+             *     address outside the outbound allow-list, localhost) answers `400`.
+             */
             issuer: string;
         };
         /**
@@ -2703,26 +2812,102 @@ export interface components {
                 [key: string]: unknown;
             })[];
         };
-        /** @description A value of a multi-valued SCIM attribute (emails, phoneNumbers). */
-        ScimMultiValue: {
-            value: string;
-            type?: string;
-            primary?: boolean | string;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description Resource metadata (RFC 7643 section 3.1). */
-        ScimMeta: {
+        /** @description Metadata of a discovery resource (RFC 7643 sections 6 and 7). */
+        ScimDiscoveryMeta: {
             /** @enum {string} */
-            resourceType: "User" | "Group";
-            created: components["schemas"]["Timestamp"];
-            lastModified: components["schemas"]["Timestamp"];
+            resourceType: "ResourceType" | "Schema";
             /** Format: uri */
             location: string;
         };
         /**
+         * @description A SCIM resource type (RFC 7643 section 6): `User` at `/Users` or `Group` at `/Groups`.
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:schemas:core:2.0:ResourceType"
+         *       ],
+         *       "id": "User",
+         *       "name": "User",
+         *       "endpoint": "/Users",
+         *       "schema": "urn:ietf:params:scim:schemas:core:2.0:User",
+         *       "meta": {
+         *         "resourceType": "ResourceType",
+         *         "location": "https://api.example.com/core/v1/scim/v2/ResourceTypes/User"
+         *       }
+         *     }
+         */
+        ScimResourceType: {
+            schemas: "urn:ietf:params:scim:schemas:core:2.0:ResourceType"[];
+            /** @enum {string} */
+            id: "User" | "Group";
+            /** @enum {string} */
+            name: "User" | "Group";
+            /** @enum {string} */
+            endpoint: "/Users" | "/Groups";
+            schema: string;
+            meta: components["schemas"]["ScimDiscoveryMeta"];
+        };
+        /**
+         * @description An attribute as this service keeps it (RFC 7643 section 7): what it says is what the service does, and a test
+         *     holds it to that (every readWrite attribute round-trips, every readOnly one is not written).
+         */
+        ScimSchemaAttribute: {
+            name: string;
+            /** @enum {string} */
+            type: "string" | "boolean" | "decimal" | "integer" | "dateTime" | "reference" | "complex";
+            multiValued: boolean;
+            description?: string;
+            required: boolean;
+            caseExact: boolean;
+            /** @enum {string} */
+            mutability: "readOnly" | "readWrite" | "immutable" | "writeOnly";
+            /** @enum {string} */
+            returned: "always" | "never" | "default" | "request";
+            /** @enum {string} */
+            uniqueness: "none" | "server" | "global";
+            canonicalValues?: string[];
+            referenceTypes?: string[];
+            subAttributes?: components["schemas"]["ScimSchemaAttribute"][];
+        };
+        /** @description A SCIM schema (RFC 7643 section 7) limited to the attributes this service keeps. */
+        ScimSchema: {
+            schemas: "urn:ietf:params:scim:schemas:core:2.0:Schema"[];
+            /** @enum {string} */
+            id: "urn:ietf:params:scim:schemas:core:2.0:User" | "urn:ietf:params:scim:schemas:core:2.0:Group";
+            /** @enum {string} */
+            name: "User" | "Group";
+            description: string;
+            attributes: components["schemas"]["ScimSchemaAttribute"][];
+            meta: components["schemas"]["ScimDiscoveryMeta"];
+        };
+        /** @description A value of a multi-valued SCIM attribute (emails, phoneNumbers). */
+        ScimMultiValue: {
+            value: string;
+            type?: string;
+            /** @description A boolean, or `true` / `false` as a string in any letter case. */
+            primary?: boolean | string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description Resource metadata (RFC 7643 section 3.1): every sub-attribute is returned unless `attributes` or
+         *     `excludedAttributes` names sub-attributes of `meta`.
+         */
+        ScimMeta: {
+            /** @enum {string} */
+            resourceType?: "User" | "Group";
+            created?: components["schemas"]["Timestamp"];
+            lastModified?: components["schemas"]["Timestamp"];
+            /** Format: uri */
+            location?: string;
+        };
+        /**
          * @description A user of the tenant as SCIM sees it (RFC 7643 section 4.1). `id` is the user's id; `userName` is the email
          *     address the user signs in with; `active: false` means the tenant's directory deactivated the user here.
+         *     `displayName` is the name the platform shows (from `displayName`, else `name.formatted`, else given and family
+         *     name, else the address); `name` holds the parts the directory sent (`formatted`, when not sent, is given and
+         *     family name). `emails` shows the `userName`. By default `userName`, `displayName`, `active`, `emails` and
+         *     `meta` are returned; `attributes` and `excludedAttributes` choose others, and only `schemas` and `id` are
+         *     always there.
          * @example {
          *       "schemas": [
          *         "urn:ietf:params:scim:schemas:core:2.0:User"
@@ -2732,7 +2917,9 @@ export interface components {
          *       "userName": "anna@demo.test",
          *       "displayName": "Anna Andersson",
          *       "name": {
-         *         "formatted": "Anna Andersson"
+         *         "formatted": "Anna Andersson",
+         *         "givenName": "Anna",
+         *         "familyName": "Andersson"
          *       },
          *       "active": true,
          *       "emails": [
@@ -2754,16 +2941,18 @@ export interface components {
             schemas: string[];
             id: string;
             externalId?: string;
-            userName: string;
-            displayName: string;
+            userName?: string;
+            displayName?: string;
             name?: {
                 formatted?: string;
+                givenName?: string;
+                familyName?: string;
             };
             title?: string;
-            active: boolean;
-            emails: components["schemas"]["ScimMultiValue"][];
+            active?: boolean;
+            emails?: components["schemas"]["ScimMultiValue"][];
             phoneNumbers?: components["schemas"]["ScimMultiValue"][];
-            meta: components["schemas"]["ScimMeta"];
+            meta?: components["schemas"]["ScimMeta"];
         };
         /** @description A SCIM list response (RFC 7644 section 3.4.2) of Users; `startIndex` is 1-based. */
         ScimUserList: {
@@ -2773,7 +2962,10 @@ export interface components {
             itemsPerPage: number;
             Resources: components["schemas"]["ScimUser"][];
         };
-        /** @description The user's name (RFC 7643 section 4.1.1); this service keeps the formatted name only. */
+        /**
+         * @description The user's name (RFC 7643 section 4.1.1): `formatted`, `givenName` and `familyName` are kept and returned;
+         *     other parts (`middleName`, `honorificPrefix`, ...) are accepted and not kept.
+         */
         ScimName: {
             formatted?: string;
             givenName?: string;
@@ -2812,11 +3004,38 @@ export interface components {
             displayName?: string;
             name?: components["schemas"]["ScimName"];
             title?: string;
+            /** @description A boolean, or `true` / `false` as a string in any letter case (as Microsoft Entra ID sends it). */
             active?: boolean | string;
             emails?: components["schemas"]["ScimMultiValue"][];
             phoneNumbers?: components["schemas"]["ScimMultiValue"][];
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description A SCIM search (RFC 7644 section 3.4.3): the query parameters of a list in the body. `attributes` and
+         *     `excludedAttributes` are lists of attribute names (as in the query parameters); `filter`, `startIndex` and
+         *     `count` work as for the list. Sorting is not supported (`ServiceProviderConfig` says so): `sortBy` and
+         *     `sortOrder` answer `400`.
+         * @example {
+         *       "schemas": [
+         *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+         *       ],
+         *       "filter": "userName eq \"anna@demo.test\"",
+         *       "attributes": [
+         *         "userName",
+         *         "name.givenName"
+         *       ],
+         *       "startIndex": 1,
+         *       "count": 10
+         *     }
+         */
+        ScimSearchRequest: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+            filter?: string;
+            attributes?: string[];
+            excludedAttributes?: string[];
+            startIndex?: number;
+            count?: number;
         };
         /**
          * @description A SCIM PATCH (RFC 7644 section 3.5.2). `op` is add, remove or replace in any letter case (Microsoft Entra ID
@@ -2837,14 +3056,21 @@ export interface components {
          */
         ScimPatchRequest: {
             schemas?: string[];
-            Operations: ({
+            Operations: (({
                 op: string;
                 path?: string;
-                /** @description The new value; its shape depends on `path`. */
+                /** @description For `members`, the members to remove; otherwise ignored. */
                 value?: unknown;
             } & {
                 [key: string]: unknown;
-            })[];
+            }) | ({
+                op: string;
+                path?: string;
+                /** @description The new value; its shape depends on `path`. */
+                value: unknown;
+            } & {
+                [key: string]: unknown;
+            }))[];
         } & {
             [key: string]: unknown;
         };
@@ -2856,7 +3082,9 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description A group the tenant's directory provisioned (RFC 7643 section 4.2); `id` is the group's id.
+         * @description A group the tenant's directory provisioned (RFC 7643 section 4.2); `id` is the group's id. By default
+         *     `displayName`, `members` and `meta` are returned; `attributes` and `excludedAttributes` choose others, and
+         *     only `schemas` and `id` are always there.
          * @example {
          *       "schemas": [
          *         "urn:ietf:params:scim:schemas:core:2.0:Group"
@@ -2881,9 +3109,9 @@ export interface components {
             schemas: string[];
             id: string;
             externalId?: string;
-            displayName: string;
+            displayName?: string;
             members?: components["schemas"]["ScimGroupMember"][];
-            meta: components["schemas"]["ScimMeta"];
+            meta?: components["schemas"]["ScimMeta"];
         };
         /** @description A SCIM list response (RFC 7644 section 3.4.2) of Groups; `startIndex` is 1-based. */
         ScimGroupList: {
@@ -2990,9 +3218,12 @@ export interface components {
             };
         };
         /**
-         * @description A SCIM error (RFC 7644 section 3.12): `400` for a request SCIM cannot use (with `scimType`), `401` without a
-         *     valid api key of scope `scim`, `404` for a resource that is not this tenant's, `409` when `userName` or
-         *     `externalId` is taken (`scimType: uniqueness`), `429` when throttled, `5xx` for failures of the service.
+         * @description A SCIM error (RFC 7644 section 3.12), always `application/scim+json`: `400` for a request SCIM cannot use (with
+         *     `scimType`; `mutability` for a PATCH `remove` of an attribute that may not be removed), `401` without a valid
+         *     api key of scope `scim`, `404` for a resource that is not this tenant's, `405` for a method the path does not
+         *     have (with `Allow`), `409` when `userName` or `externalId` is taken (`scimType: uniqueness`), `413` for a body
+         *     over the limit, `415` for a body that is not JSON, `429` when throttled and `503` when the service is busy (both with `Retry-After`), `431` for
+         *     request headers too large, `5xx` for failures of the service.
          */
         ScimError: {
             headers: {
@@ -3062,9 +3293,16 @@ export interface components {
         PersonalAlarmStatusFilter: "active";
         /** @description The personal alarm id. */
         PersonalAlarmId: components["schemas"]["Id"];
+        /** @description The resource type's id, `User` or `Group` (as written); any other answers `404`. */
+        ScimResourceTypeId: string;
         /**
-         * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
-         *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
+         * @description The schema's URN, `urn:ietf:params:scim:schemas:core:2.0:User` or `...:Group` (case-insensitive, as RFC 7643
+         *     section 2.1 reads schema URIs); any other answers `404`.
+         */
+        ScimSchemaUrn: string;
+        /**
+         * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`
+         *     and `emails.value`. Anything else answers
          *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
          *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
          */
@@ -3073,12 +3311,28 @@ export interface components {
         ScimStartIndex: number;
         /** @description Results per page; at most 100 are returned, negative values count as 0. */
         ScimCount: number;
-        /** @description Accepted for compatibility; every attribute is returned. */
+        /**
+         * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+         *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+         *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+         *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+         *     same as none. With both parameters, `attributes` decides.
+         */
         ScimAttributes: string;
-        /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+        /**
+         * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+         *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+         *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+         */
         ScimExcludedAttributes: string;
         /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
         ScimUserId: string;
+        /**
+         * @description A SCIM filter on groups; this service supports `<attribute> eq "<value>"` on `displayName` (case-insensitive),
+         *     `externalId` and `id`. Anything else answers `400` with `scimType: invalidFilter`, as does a quoted value with
+         *     an invalid escape. Reserved characters may appear unencoded (as RFC 7644 clients send them).
+         */
+        ScimGroupFilter: string;
         /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
         ScimGroupId: string;
     };
@@ -5020,6 +5274,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimServiceProviderConfig"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
         };
@@ -5042,7 +5297,35 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimDiscoveryList"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    getScimResourceType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource type's id, `User` or `Group` (as written); any other answers `404`. */
+                resourceTypeId: components["parameters"]["ScimResourceTypeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One SCIM resource type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResourceType"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
         };
     };
@@ -5064,7 +5347,38 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimDiscoveryList"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    getScimSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The schema's URN, `urn:ietf:params:scim:schemas:core:2.0:User` or `...:Group` (case-insensitive, as RFC 7643
+                 *     section 2.1 reads schema URIs); any other answers `404`.
+                 */
+                schemaUrn: components["parameters"]["ScimSchemaUrn"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One SCIM schema. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimSchema"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
         };
     };
@@ -5072,8 +5386,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
-                 *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
+                 * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`
+                 *     and `emails.value`. Anything else answers
                  *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
                  *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
                  */
@@ -5082,9 +5396,19 @@ export interface operations {
                 startIndex?: components["parameters"]["ScimStartIndex"];
                 /** @description Results per page; at most 100 are returned, negative values count as 0. */
                 count?: components["parameters"]["ScimCount"];
-                /** @description Accepted for compatibility; every attribute is returned. */
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
                 attributes?: components["parameters"]["ScimAttributes"];
-                /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
                 excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
             };
             header?: never;
@@ -5109,7 +5433,22 @@ export interface operations {
     };
     createScimUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5136,9 +5475,52 @@ export interface operations {
             default: components["responses"]["ScimError"];
         };
     };
-    getScimUser: {
+    searchScimUsers: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                "application/json": components["schemas"]["ScimSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimUserList"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    getScimUser: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
@@ -5157,6 +5539,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimUser"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
@@ -5164,7 +5547,22 @@ export interface operations {
     };
     replaceScimUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
@@ -5214,6 +5612,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
@@ -5221,7 +5620,22 @@ export interface operations {
     };
     patchScimUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The user's SCIM id; an id that is not one of this tenant's users answers `404`. */
@@ -5256,19 +5670,28 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A SCIM filter; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id` and
-                 *     `emails.value` for users and `displayName`, `externalId` and `id` for groups. Anything else answers
-                 *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
-                 *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
+                 * @description A SCIM filter on groups; this service supports `<attribute> eq "<value>"` on `displayName` (case-insensitive),
+                 *     `externalId` and `id`. Anything else answers `400` with `scimType: invalidFilter`, as does a quoted value with
+                 *     an invalid escape. Reserved characters may appear unencoded (as RFC 7644 clients send them).
                  */
-                filter?: components["parameters"]["ScimFilter"];
+                filter?: components["parameters"]["ScimGroupFilter"];
                 /** @description 1-based index of the first result; values below 1 count as 1. */
                 startIndex?: components["parameters"]["ScimStartIndex"];
                 /** @description Results per page; at most 100 are returned, negative values count as 0. */
                 count?: components["parameters"]["ScimCount"];
-                /** @description Accepted for compatibility; every attribute is returned. */
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
                 attributes?: components["parameters"]["ScimAttributes"];
-                /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
                 excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
             };
             header?: never;
@@ -5293,7 +5716,22 @@ export interface operations {
     };
     createScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5320,10 +5758,50 @@ export interface operations {
             default: components["responses"]["ScimError"];
         };
     };
+    searchScimGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                "application/json": components["schemas"]["ScimSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimGroupList"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
     getScimGroup: {
         parameters: {
             query?: {
-                /** @description Attributes to leave out; `members` is honoured for groups, others are accepted and ignored. */
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
                 excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
             };
             header?: never;
@@ -5344,6 +5822,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimGroup"];
                 };
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
@@ -5351,7 +5830,22 @@ export interface operations {
     };
     replaceScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */
@@ -5401,6 +5895,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["ScimError"];
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
@@ -5408,7 +5903,22 @@ export interface operations {
     };
     patchScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated attributes to return instead of the default set (RFC 7644 section 3.4.2.5, 3.9): names are
+                 *     case-insensitive, may carry the schema URN and may name one sub-attribute (`name.givenName`,
+                 *     `emails.type`, `meta.location`). `id` and `schemas` are always returned, and `value` of each item of a
+                 *     multi-valued attribute. Names that are not attributes of the resource select nothing; an empty value is the
+                 *     same as none. With both parameters, `attributes` decides.
+                 */
+                attributes?: components["parameters"]["ScimAttributes"];
+                /**
+                 * @description Comma-separated attributes to leave out of the default set (RFC 7644 section 3.4.2.5, 3.9), named as for
+                 *     `attributes`; `id` and `schemas` are never left out, nor `value` of the items of a multi-valued attribute.
+                 *     Names that are not attributes of the resource exclude nothing; an empty value is the same as none.
+                 */
+                excludedAttributes?: components["parameters"]["ScimExcludedAttributes"];
+            };
             header?: never;
             path: {
                 /** @description The group's SCIM id; an id that is not one of this tenant's provisioned groups answers `404`. */

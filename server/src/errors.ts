@@ -62,6 +62,8 @@ export interface ApiErrorOptions {
   issues?: ValidationIssue[];
   unavailableUntil?: Date;
   cause?: unknown;
+  /** The methods the path has, for 405 (sent as `Allow`, RFC 9110 section 15.5.6). */
+  allow?: string[];
 }
 
 /** Thrown anywhere; the error middleware writes it as the spec's envelope. */
@@ -70,6 +72,7 @@ export class ApiError extends Error {
   readonly httpStatus: number;
   readonly issues?: ValidationIssue[];
   readonly unavailableUntil?: Date;
+  readonly allow?: string[];
 
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
     super(options.message ?? defaultMessages[code] ?? code, { cause: options.cause });
@@ -78,6 +81,7 @@ export class ApiError extends Error {
     this.httpStatus = httpStatusOf[code];
     this.issues = options.issues;
     this.unavailableUntil = options.unavailableUntil;
+    this.allow = options.allow;
   }
 
   toBody(requestId?: string): ErrorBody {

@@ -12,6 +12,7 @@ import { listenForJobs } from './jobs/job-listener';
 import { scheduleHousekeeping } from './jobs/housekeeping';
 import { observeServices } from './metrics/metrics';
 import { roundTrips } from './db/prepared';
+import { errorShapes } from './modules/registry';
 import { failStart, type StartProblem } from './startup-failure';
 import type { Telemetry } from './telemetry';
 
@@ -45,7 +46,7 @@ export async function serve(telemetry: Telemetry | null): Promise<void> {
   const app = createApp(services);
   stage = 'listen';
   const server: Server = await new Promise<Server>((resolve, reject) => {
-    const s = createHttpServer(app, config.runtime, logger);
+    const s = createHttpServer(app, config.runtime, logger, errorShapes);
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   }).catch(fail);

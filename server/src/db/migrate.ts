@@ -15,6 +15,7 @@ import * as personalAlarmChanges from './migrations/2026-11-23T1900-personal-ala
 import * as refreshChain from './migrations/2026-11-23T2000-refresh-chain-and-sign-in-sources';
 import * as jobNotify from './migrations/2026-11-23T2000-job-notify';
 import * as pendingSsoSessions from './migrations/2026-11-24T1000-pending-sso-sessions';
+import * as scimNameParts from './migrations/2026-11-26T1500-scim-name-parts';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23T2000-refresh-chain-and-sign-in-sources': refreshChain,
   '2026-11-23T2000-job-notify': jobNotify,
   '2026-11-24T1000-pending-sso-sessions': pendingSsoSessions,
+  '2026-11-26T1500-scim-name-parts': scimNameParts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

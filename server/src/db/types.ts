@@ -37,6 +37,10 @@ export interface UsersTable {
   unavailable_until: NullableTimestamp;
   /** Set while every membership of the user is deactivated (SCIM): the user cannot sign in. */
   deactivated_at: NullableTimestamp;
+  /** The name's parts as the tenant's directory (SCIM) sent them; `name` is derived from them. */
+  given_name: ColumnType<string | null, string | null | undefined, string | null>;
+  family_name: ColumnType<string | null, string | null | undefined, string | null>;
+  name_formatted: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }

@@ -22,6 +22,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
 import { contractView } from './spec';
+import { shapeOf, type ErrorShape } from './error-shapes';
 import { countDoorRefusal, type RefusalReason } from './refusals';
 
 export type WorkClass = 'a' | 'b' | 'c';
@@ -43,6 +44,8 @@ export interface AdmissionOptions {
   signInSlots: () => number;
   /** True while the hashing line is full. */
   hashingFull?: () => boolean;
+  /** Parts of the API that answer in their own error shape (SCIM); elsewhere the platform envelope. */
+  errorShapes?: readonly ErrorShape[];
 }
 
 const exempt = new Set(['/healthz', '/readyz', '/metrics']);
@@ -77,18 +80,24 @@ function operationMatcher(): (method: string, path: string) => string {
     (path.startsWith('/core/') ? 'unmatched' : 'other');
 }
 
-const body = Buffer.from(
-  JSON.stringify(
-    new ApiError('SERVICE_UNAVAILABLE', { message: 'The service is busy; try again in a moment' }).toBody(),
-  ),
+const busyMessage = 'The service is busy; try again in a moment';
+
+/** A refusal's answer, made once: its headers and body bytes. */
+function refusalAnswer(contentType: string, payload: unknown) {
+  const body = Buffer.from(JSON.stringify(payload));
+  const headers = {
+    'Content-Type': contentType,
+    'Content-Length': String(body.length),
+    'Cache-Control': 'no-store',
+    'Retry-After': '1',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  return { headers, body };
+}
+const platformRefusal = refusalAnswer(
+  'application/json; charset=utf-8',
+  new ApiError('SERVICE_UNAVAILABLE', { message: busyMessage }).toBody(),
 );
-const headers = {
-  'Content-Type': 'application/json; charset=utf-8',
-  'Content-Length': String(body.length),
-  'Cache-Control': 'no-store',
-  'Retry-After': '1',
-  'X-Content-Type-Options': 'nosniff',
-};
 
 interface Waiting {
   at: number;
@@ -143,6 +152,13 @@ export interface Admission {
 
 /** Wraps the app with admission control (see the top of this file). */
 export function admit(app: RequestListener, options: AdmissionOptions, logger: Logger): Admission {
+  const shapes = options.errorShapes ?? [];
+  // A part of the API with its own error shape (SCIM) is refused in it; each answer is made once.
+  const shapedRefusals = new Map(
+    shapes.map((shape) => [shape, refusalAnswer(shape.contentType, shape.body(503, busyMessage))]),
+  );
+  const refusalFor = (path: string) =>
+    (shapes.length ? shapedRefusals.get(shapeOf(shapes, path)!) : undefined) ?? platformRefusal;
   const running = { a: 0, b: 0, c: 0 };
   const queues = { a: new Queue(), c: new Queue() };
   let queuedCount = 0;
@@ -173,8 +189,9 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
     countDoorRefusal(logger, operationOf(req.method ?? 'GET', pathOf(req.url)), cls, reason, at);
     // The body is not read: a request that may carry one closes its connection after the answer.
     if (req.method !== 'GET' && req.method !== 'HEAD') res.shouldKeepAlive = false;
-    res.writeHead(503, headers);
-    res.end(body);
+    const answer = refusalFor(pathOf(req.url));
+    res.writeHead(503, answer.headers);
+    res.end(answer.body);
   };
 
   const drain = () => {

@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 
 interface ValidatorError extends Error {
   status?: number;
+  headers?: { Allow?: string };
   errors?: { path?: string; message?: string }[];
 }
 
@@ -102,7 +103,7 @@ export function toApiError(error: unknown): ApiError {
     case 404:
       return new ApiError('NOT_FOUND');
     case 405:
-      return new ApiError('METHOD_NOT_ALLOWED', { message: 'Method not allowed' });
+      return new ApiError('METHOD_NOT_ALLOWED', { message: 'Method not allowed', allow: allowedMethods(e) });
     case 413:
       return new ApiError('PAYLOAD_TOO_LARGE');
     case 415:
@@ -114,6 +115,25 @@ export function toApiError(error: unknown): ApiError {
       cause: error,
     });
   return new ApiError('INTERNAL_SERVER_ERROR', { cause: error });
+}
+
+const methodOrder = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** The validator names the path's methods in lower case, in the contract's order; Allow lists them as written. */
+const allowedMethods = (error: ValidatorError) =>
+  (error.headers?.Allow ?? '')
+    .split(',')
+    .map((m) => m.trim().toUpperCase())
+    .filter(Boolean)
+    .sort((a, b) => methodOrder.indexOf(a) - methodOrder.indexOf(b));
+
+/** Headers an error carries whatever its shape: Allow with 405 and Retry-After with a wait. */
+export function errorHeaders(apiError: ApiError): Record<string, string> {
+  return {
+    ...(apiError.allow ? { Allow: apiError.allow.join(', ') } : {}),
+    ...(apiError.unavailableUntil
+      ? { 'Retry-After': String(Math.max(0, Math.ceil((apiError.unavailableUntil.getTime() - Date.now()) / 1000))) }
+      : {}),
+  };
 }
 
 /** The database cannot be reached (down, restarting, connection lost): the client should retry, not report a bug. */
@@ -150,9 +170,7 @@ export function errorHandler(logger: Logger, refiners: readonly ErrorRefiner[] =
       );
     }
     if (res.headersSent) return next(error);
-    if (apiError.unavailableUntil) {
-      res.set('Retry-After', String(Math.max(0, Math.ceil((apiError.unavailableUntil.getTime() - Date.now()) / 1000))));
-    }
+    res.set(errorHeaders(apiError));
     res.status(apiError.httpStatus).json(apiError.toBody(requestId));
   };
 }

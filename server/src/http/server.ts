@@ -25,11 +25,13 @@ export type ServerBounds = Pick<
   | 'hashQueue'
 >;
 import { closeGently } from './body-limit';
+import { answerClientError, type ErrorShape } from './error-shapes';
 
 export function createHttpServer(
   app: RequestListener,
   runtime: ServerBounds,
   logger: Logger = createLogger('warn'),
+  errorShapes: readonly ErrorShape[] = [],
 ): Server & { admission: Admission } {
   const hashing = configureHashing(runtime.hashConcurrency);
   const admission = admit(
@@ -43,6 +45,7 @@ export function createHttpServer(
       targetMs: runtime.queueTargetMs,
       signInSlots: () => runtime.hashConcurrency + runtime.hashQueue,
       hashingFull: () => hashing.full,
+      errorShapes,
     },
     logger,
   );
@@ -56,6 +59,8 @@ export function createHttpServer(
     admission.listener,
   );
   server.once('close', admission.stop);
+  // Requests the HTTP parser refuses (headers too large) answer in the shape of the part of the API they were for.
+  server.on('clientError', answerClientError(errorShapes));
   server.maxConnections = runtime.maxConnections;
   // A refused body's 413 reaches a client that is still sending (body-limit.ts).
   server.on('connection', closeGently);

@@ -1,5 +1,6 @@
 import type { CredentialSchemes } from '../http/dispatch';
 import type { ErrorRefiner } from '../http/error-handler';
+import type { ErrorShape } from '../http/error-shapes';
 import type { HandlerMap } from '../http/operations';
 import { passwordsHandlers, refineNewPasswordIssues } from './passwords';
 import { probesHandlers } from './probes';
@@ -15,7 +16,7 @@ import { externalCommunicationHandlers } from './external-communication';
 import { personalAlarmsHandlers } from './personal-alarms';
 import { integrationsHandlers } from './integrations';
 import { ssoHandlers, ssoSignIn } from './sso';
-import { authenticateScimKey, scimHandlers } from './scim';
+import { authenticateScimKey, scimErrorShape, scimHandlers } from './scim';
 
 /** Every operation of the contract, exactly once. */
 export const handlers: HandlerMap = {
@@ -41,3 +42,6 @@ export const credentialSchemes: CredentialSchemes = { scimApiKey: authenticateSc
 
 /** Module-specific sharpening of errors before they are answered (http/error-handler.ts). */
 export const errorRefiners: readonly ErrorRefiner[] = [refineNewPasswordIssues];
+
+/** Parts of the API with their own error shape, for what is answered before Express (http/error-shapes.ts). */
+export const errorShapes: readonly ErrorShape[] = [scimErrorShape];

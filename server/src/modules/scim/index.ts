@@ -1,4 +1,4 @@
 // SCIM 2.0 provisioning: the module's public face.
 export { scimHandlers } from './scim.handlers';
 export { authenticateScimKey } from './scim-auth';
-export { scimErrorHandler } from './scim-errors';
+export { scimErrorHandler, scimErrorShape } from './scim-errors';

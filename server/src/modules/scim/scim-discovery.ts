@@ -3,8 +3,8 @@
 import type { Config } from '../../config';
 import { listResponse } from './scim-filter';
 
-export const userSchema = 'urn:ietf:params:scim:schemas:core:2.0:User';
-export const groupSchema = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+export const userSchema = 'urn:ietf:params:scim:schemas:core:2.0:User' as const;
+export const groupSchema = 'urn:ietf:params:scim:schemas:core:2.0:Group' as const;
 
 export const serviceProviderConfig = () => ({
   schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig' as const],
@@ -21,22 +21,47 @@ export const serviceProviderConfig = () => ({
 
 const base = (config: Config) => `${config.publicBaseUrl}/core/v1/scim/v2`;
 
-export function resourceTypes(config: Config) {
-  const type = (id: 'User' | 'Group', endpoint: string, schema: string) => ({
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
-    id,
-    name: id,
-    endpoint,
-    schema,
-    meta: { resourceType: 'ResourceType', location: `${base(config)}/ResourceTypes/${id}` },
-  });
-  return listResponse([type('User', '/Users', userSchema), type('Group', '/Groups', groupSchema)], 2, 1);
+const resourceType = (config: Config, id: 'User' | 'Group') => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType' as const],
+  id,
+  name: id,
+  endpoint: id === 'User' ? ('/Users' as const) : ('/Groups' as const),
+  schema: id === 'User' ? userSchema : groupSchema,
+  meta: { resourceType: 'ResourceType' as const, location: `${base(config)}/ResourceTypes/${id}` },
+});
+
+export const resourceTypes = (config: Config) =>
+  listResponse([resourceType(config, 'User'), resourceType(config, 'Group')], 2, 1);
+
+/** One resource type by its id as written (RFC 7644 section 4); undefined for any other. */
+export const findResourceType = (config: Config, id: string) =>
+  id === 'User' || id === 'Group' ? resourceType(config, id) : undefined;
+
+type Mutability = 'readOnly' | 'readWrite' | 'immutable' | 'writeOnly';
+interface Attribute {
+  name: string;
+  type: 'string' | 'boolean' | 'complex';
+  multiValued: boolean;
+  description: string;
+  required: boolean;
+  caseExact: boolean;
+  mutability: Mutability;
+  returned: 'always' | 'never' | 'default' | 'request';
+  uniqueness: 'none' | 'server' | 'global';
+  canonicalValues?: string[];
+  subAttributes?: Attribute[];
 }
 
-const attribute = (name: string, type: string, extra: Record<string, unknown> = {}) => ({
+const attribute = (
+  name: string,
+  type: Attribute['type'],
+  description: string,
+  extra: Partial<Attribute> = {},
+): Attribute => ({
   name,
   type,
   multiValued: false,
+  description,
   required: false,
   caseExact: false,
   mutability: 'readWrite',
@@ -45,43 +70,81 @@ const attribute = (name: string, type: string, extra: Record<string, unknown> = 
   ...extra,
 });
 
-export function schemas(config: Config) {
-  const schema = (id: string, name: string, attributes: unknown[]) => ({
-    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
-    id,
-    name,
-    attributes,
-    meta: { resourceType: 'Schema', location: `${base(config)}/Schemas/${id}` },
-  });
-  const multi = (name: string) =>
-    attribute(name, 'complex', {
+/** The attributes of each resource exactly as this service keeps them (the discovery tests hold them to it). */
+export const userAttributes: Attribute[] = [
+  attribute('userName', 'string', 'The email address the user signs in with.', {
+    required: true,
+    uniqueness: 'server',
+  }),
+  attribute('name', 'complex', "The parts of the user's name, as the directory sent them.", {
+    subAttributes: [
+      attribute('formatted', 'string', 'The full name; when not sent, given and family name.'),
+      attribute('givenName', 'string', 'Given name.'),
+      attribute('familyName', 'string', 'Family name.'),
+    ],
+  }),
+  attribute(
+    'displayName',
+    'string',
+    'The name the platform shows; when not sent, name.formatted, else given and family name, else userName. It may be replaced, not removed.',
+  ),
+  attribute('title', 'string', 'Job title.'),
+  attribute('active', 'boolean', 'False: deactivated in this tenant. It may be replaced, not removed.'),
+  attribute('emails', 'complex', 'The userName, as the one work email; values sent are ignored.', {
+    multiValued: true,
+    mutability: 'readOnly',
+    subAttributes: [
+      attribute('value', 'string', 'The address.', { mutability: 'readOnly' }),
+      attribute('type', 'string', 'Always work.', { mutability: 'readOnly', canonicalValues: ['work'] }),
+      attribute('primary', 'boolean', 'Always true.', { mutability: 'readOnly' }),
+    ],
+  }),
+  attribute(
+    'phoneNumbers',
+    'complex',
+    'At most two numbers, in E.164 (+ and up to 15 digits): the mobile (or primary) one and one other; others are not kept.',
+    {
       multiValued: true,
-      subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')],
-    });
-  const user = schema(userSchema, 'User', [
-    attribute('userName', 'string', { required: true, uniqueness: 'server' }),
-    attribute('displayName', 'string'),
-    attribute('name', 'complex', {
       subAttributes: [
-        attribute('formatted', 'string'),
-        attribute('givenName', 'string'),
-        attribute('familyName', 'string'),
+        attribute('value', 'string', 'The number.'),
+        attribute('type', 'string', 'mobile for the first, other for the second.', {
+          canonicalValues: ['mobile', 'other'],
+        }),
+        attribute('primary', 'boolean', 'True for the mobile number.'),
       ],
-    }),
-    attribute('title', 'string'),
-    attribute('active', 'boolean'),
-    multi('emails'),
-    multi('phoneNumbers'),
-  ]);
-  const group = schema(groupSchema, 'Group', [
-    attribute('displayName', 'string', { required: true }),
-    attribute('members', 'complex', {
-      multiValued: true,
-      subAttributes: [
-        attribute('value', 'string', { mutability: 'immutable' }),
-        attribute('display', 'string', { mutability: 'readOnly' }),
-      ],
-    }),
-  ]);
-  return listResponse([user, group], 2, 1);
+    },
+  ),
+];
+
+export const groupAttributes: Attribute[] = [
+  attribute('displayName', 'string', "The group's name. It may be replaced, not removed.", { required: true }),
+  attribute('members', 'complex', 'Users of the tenant in the group.', {
+    multiValued: true,
+    subAttributes: [
+      attribute('value', 'string', "The user's SCIM id.", { mutability: 'immutable' }),
+      attribute('display', 'string', "The user's displayName.", { mutability: 'readOnly' }),
+    ],
+  }),
+];
+
+const schema = (config: Config, which: 'User' | 'Group') => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema' as const],
+  id: which === 'User' ? userSchema : groupSchema,
+  name: which,
+  description: which === 'User' ? 'A user of the tenant.' : "A group the tenant's directory provisioned.",
+  attributes: which === 'User' ? userAttributes : groupAttributes,
+  meta: {
+    resourceType: 'Schema' as const,
+    location: `${base(config)}/Schemas/${which === 'User' ? userSchema : groupSchema}`,
+  },
+});
+
+export const schemas = (config: Config) => listResponse([schema(config, 'User'), schema(config, 'Group')], 2, 1);
+
+/** One schema by its URN, compared case-insensitively (RFC 7643 section 2.1); undefined for any other. */
+export function findSchema(config: Config, urn: string) {
+  const id = urn.toLowerCase();
+  if (id === userSchema.toLowerCase()) return schema(config, 'User');
+  if (id === groupSchema.toLowerCase()) return schema(config, 'Group');
+  return undefined;
 }

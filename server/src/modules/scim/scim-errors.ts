@@ -2,7 +2,8 @@
 // fails under /core/v1/scim is written here, before the platform's error handler would see it.
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from '../../logger';
-import { toApiError } from '../../http/error-handler';
+import { errorHeaders, toApiError } from '../../http/error-handler';
+import type { ErrorShape } from '../../http/error-shapes';
 
 export type ScimType =
   | 'invalidFilter'
@@ -31,6 +32,13 @@ export const scimNotFound = (message: string) => new ScimFailure(404, message);
 export const scimConflict = (message: string) => new ScimFailure(409, message, 'uniqueness');
 
 export const scimErrorSchema = 'urn:ietf:params:scim:api:messages:2.0:Error';
+
+/** SCIM's error shape for what is answered before Express (http/error-shapes.ts). */
+export const scimErrorShape: ErrorShape = {
+  prefix: '/core/v1/scim',
+  contentType: 'application/scim+json',
+  body: (status, detail) => ({ schemas: [scimErrorSchema], status: String(status), detail }),
+};
 
 export function scimErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
@@ -63,11 +71,7 @@ export function scimErrorHandler(logger: Logger): ErrorRequestHandler {
         );
         detail = `Internal server error (request ${String(req.id ?? '')})`;
       }
-      if (apiError.unavailableUntil)
-        res.set(
-          'Retry-After',
-          String(Math.max(0, Math.ceil((apiError.unavailableUntil.getTime() - Date.now()) / 1000))),
-        );
+      res.set(errorHeaders(apiError));
     }
     res
       .status(status)

@@ -5,6 +5,7 @@ import type { Database } from '../../db/types';
 import type { Services } from '../../services';
 import { groupSchema } from './scim-discovery';
 import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
+import { project, projectList, returns, type Projection } from './scim-attributes';
 import { listResponse, parseEqFilter, scimPage } from './scim-filter';
 import type { PatchOperation } from './scim-user-draft';
 import * as repo from './scim-groups.repository';
@@ -38,13 +39,12 @@ async function render(services: Services, tenantId: number, rows: repo.ScimGroup
   }));
 }
 
-const excludesMembers = (excluded?: string) =>
-  (excluded ?? '').split(',').some((a) => a.trim().toLowerCase() === 'members');
+const withMembers = (projection: Projection) => returns('members', groupSchema, projection);
 
 export async function listScimGroups(
   services: Services,
   tenantId: number,
-  query: { filter?: string; startIndex?: number; count?: number; excludedAttributes?: string },
+  query: { filter?: string; startIndex?: number; count?: number } & Projection,
 ) {
   const filter = parseEqFilter(query.filter, groupFilters, ['displayName', 'externalId', 'id']);
   const page = scimPage(query);
@@ -52,17 +52,17 @@ export async function listScimGroups(
     repo.selectScimGroups(services.db, tenantId, filter, page),
     repo.countScimGroups(services.db, tenantId, filter),
   ]);
-  return listResponse(
-    await render(services, tenantId, rows, !excludesMembers(query.excludedAttributes)),
-    total,
-    page.startIndex,
+  return projectList(
+    listResponse(await render(services, tenantId, rows, withMembers(query)), total, page.startIndex),
+    groupSchema,
+    query,
   );
 }
 
-export async function getScimGroup(services: Services, tenantId: number, id: string, excludedAttributes?: string) {
+export async function getScimGroup(services: Services, tenantId: number, id: string, projection: Projection = {}) {
   const row = await repo.findScimGroup(services.db, tenantId, id);
   if (!row) throw scimNotFound('No such group');
-  return (await render(services, tenantId, [row], !excludesMembers(excludedAttributes)))[0];
+  return project((await render(services, tenantId, [row], withMembers(projection)))[0], groupSchema, projection);
 }
 
 /** The numeric ids in `[{ value }]` (for removal: ids that are no members are simply not there). */
@@ -102,7 +102,12 @@ async function uniquely<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createScimGroup(services: Services, tenantId: number, input: Record<string, unknown>) {
+export async function createScimGroup(
+  services: Services,
+  tenantId: number,
+  input: Record<string, unknown>,
+  projection: Projection = {},
+) {
   const id = await uniquely(() =>
     services.db.transaction().execute(async (trx) => {
       const members = await memberIds(trx, tenantId, input.members);
@@ -117,7 +122,7 @@ export async function createScimGroup(services: Services, tenantId: number, inpu
       return groupId;
     }),
   );
-  return getScimGroup(services, tenantId, String(id));
+  return getScimGroup(services, tenantId, String(id), projection);
 }
 
 export async function replaceScimGroup(
@@ -125,6 +130,7 @@ export async function replaceScimGroup(
   tenantId: number,
   id: string,
   input: Record<string, unknown>,
+  projection: Projection = {},
 ) {
   await uniquely(() =>
     services.db.transaction().execute(async (trx) => {
@@ -143,10 +149,16 @@ export async function replaceScimGroup(
       await repo.addMembers(trx, tenantId, row.id, members);
     }),
   );
-  return getScimGroup(services, tenantId, id);
+  return getScimGroup(services, tenantId, id, projection);
 }
 
-export async function patchScimGroup(services: Services, tenantId: number, id: string, operations: PatchOperation[]) {
+export async function patchScimGroup(
+  services: Services,
+  tenantId: number,
+  id: string,
+  operations: PatchOperation[],
+  projection: Projection = {},
+) {
   await uniquely(() =>
     services.db.transaction().execute(async (trx) => {
       const row = await repo.findScimGroup(trx, tenantId, id, true);
@@ -174,7 +186,13 @@ export async function patchScimGroup(services: Services, tenantId: number, id: s
             await repo.addMembers(trx, tenantId, row.id, ids);
           }
         } else if (path === 'displayname') {
-          if (op !== 'remove') next.name = text(value, 'displayName');
+          // The group's name: it may be replaced, not removed (RFC 7644 section 3.5.2.2).
+          if (op === 'remove') throw scimBadRequest(`${rawPath} cannot be removed: it is required`, 'mutability');
+          next.name = text(value, 'displayName');
+        } else if (path === 'id') {
+          // id is readOnly: Okta repeats it in a path-less replace, which changes nothing; another value is refused.
+          if (op === 'remove' || String(value) !== String(row.id))
+            throw scimBadRequest(`${rawPath} cannot be changed: it is readOnly`, 'mutability');
         } else if (path === 'externalid') {
           next.externalId = op === 'remove' ? null : text(value, 'externalId');
         } else {
@@ -185,7 +203,7 @@ export async function patchScimGroup(services: Services, tenantId: number, id: s
       await repo.updateScimGroup(trx, tenantId, row.id, next, services.now());
     }),
   );
-  return getScimGroup(services, tenantId, id);
+  return getScimGroup(services, tenantId, id, projection);
 }
 
 export async function deleteScimGroup(services: Services, tenantId: number, id: string): Promise<void> {

@@ -10,6 +10,7 @@ export interface UserDraft {
   displayName: string | null;
   givenName: string | null;
   familyName: string | null;
+  formatted: string | null;
   title: string | null;
   active: boolean;
   externalId: string | null;
@@ -44,7 +45,7 @@ function setPhones(draft: UserDraft, list: unknown): void {
     (p): p is { value?: unknown; type?: unknown; primary?: unknown } => typeof p === 'object' && p !== null,
   );
   const isPrimary = (p: { type?: unknown; primary?: unknown }) =>
-    p.type === 'mobile' || p.primary === true || p.primary === 'true' || p.primary === 'True';
+    p.type === 'mobile' || p.primary === true || (typeof p.primary === 'string' && p.primary.toLowerCase() === 'true');
   const ordered = [...items.filter(isPrimary), ...items.filter((p) => !isPrimary(p))];
   draft.phonePrimary = normalisePhone(ordered[0]?.value);
   draft.phoneSecondary = normalisePhone(ordered[1]?.value);
@@ -54,8 +55,9 @@ export function draftFromRow(row: ScimUserRow): UserDraft {
   return {
     userName: row.email,
     displayName: row.name,
-    givenName: null,
-    familyName: null,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    formatted: row.name_formatted,
     title: row.title,
     active: row.active,
     externalId: row.scim_external_id,
@@ -70,6 +72,7 @@ export function draftFromInput(input: Record<string, unknown>): UserDraft {
     displayName: null,
     givenName: null,
     familyName: null,
+    formatted: null,
     title: null,
     active: input.active === undefined ? true : scimBoolean(input.active, 'active'),
     externalId:
@@ -105,27 +108,38 @@ export function applyUserOperation(draft: UserDraft, operation: PatchOperation):
   }
   switch (path) {
     case 'active':
-      if (!remove) draft.active = scimBoolean(value, 'active');
-      return;
     case 'username':
-      if (!remove) draft.userName = text(value, 'userName', 254);
+      if (remove) throw cannotRemove(operation.path, 'it is required');
+      if (path === 'active') draft.active = scimBoolean(value, 'active');
+      else draft.userName = text(value, 'userName', 254);
       return;
     case 'displayname':
+      // The name the platform shows everyone: it may be replaced, not removed.
+      if (remove) throw cannotRemove(operation.path, 'it is the name the platform shows; replace it instead');
+      draft.displayName = text(value, 'displayName') || null;
+      return;
     case 'name.formatted':
-      draft.displayName = remove ? null : text(value, path);
+      draft.formatted = remove ? null : text(value, path) || null;
       return;
     case 'name.givenname':
-      draft.givenName = remove ? null : text(value, path);
+      draft.givenName = remove ? null : text(value, path) || null;
       return;
     case 'name.familyname':
-      draft.familyName = remove ? null : text(value, path);
+      draft.familyName = remove ? null : text(value, path) || null;
       return;
     case 'name': {
-      const name = (remove ? {} : value) as Record<string, unknown>;
-      if (typeof name !== 'object' || name === null) throw scimBadRequest('name must be an object');
-      if (name.formatted !== undefined) draft.displayName = text(name.formatted, 'name.formatted');
-      if (name.givenName !== undefined) draft.givenName = text(name.givenName, 'name.givenName');
-      if (name.familyName !== undefined) draft.familyName = text(name.familyName, 'name.familyName');
+      if (remove) {
+        draft.formatted = draft.givenName = draft.familyName = null;
+        return;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        throw scimBadRequest('name must be an object');
+      const name = value as Record<string, unknown>;
+      // add merges the sub-attributes given; replace sets the whole name (RFC 7644 section 3.5.2.1 and 3.5.2.3).
+      if (op === 'replace') draft.formatted = draft.givenName = draft.familyName = null;
+      for (const [key, part] of Object.entries(name))
+        if (part !== undefined && part !== null && ['formatted', 'givenname', 'familyname'].includes(key.toLowerCase()))
+          applyUserOperation(draft, { op: 'replace', path: `name.${key}`, value: part });
       return;
     }
     case 'title':
@@ -139,13 +153,22 @@ export function applyUserOperation(draft: UserDraft, operation: PatchOperation):
       else setPhones(draft, value);
       return;
     default:
-      // emails (the sign-in address is userName), addresses, extension attributes: not kept here.
+      // The sign-in address is userName, and emails always show it: emails are read-only here. A value sent for them
+      // is ignored (as for a PUT, RFC 7643 section 7), since directories send both; removing them is refused.
+      if (remove && /^emails(\[|\.|$)/.test(path)) throw cannotRemove(operation.path, 'emails show the userName');
+      // Attributes this service does not keep (addresses, extension attributes): nothing is stored, nothing to remove.
       return;
   }
 }
 
-/** The name the platform shows: displayName, else given and family name, else the address. */
+const cannotRemove = (path: string, why: string) => scimBadRequest(`${path} cannot be removed: ${why}`, 'mutability');
+
+/** The name the platform shows: displayName, else the formatted name, else given and family name, else the address. */
 export function nameOf(draft: UserDraft, fallback?: string): string {
-  const composed = [draft.givenName, draft.familyName].filter(Boolean).join(' ');
-  return draft.displayName || composed || fallback || draft.userName;
+  return draft.displayName || draft.formatted || composedName(draft) || fallback || draft.userName;
+}
+
+/** Given and family name, as far as they are known. */
+export function composedName(parts: { givenName: string | null; familyName: string | null }): string {
+  return [parts.givenName, parts.familyName].filter(Boolean).join(' ');
 }

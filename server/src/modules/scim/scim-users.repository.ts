@@ -9,6 +9,9 @@ const columns = [
   'users.id',
   'users.email',
   'users.name',
+  'users.given_name',
+  'users.family_name',
+  'users.name_formatted',
   'users.title',
   'users.phone_primary',
   'users.phone_secondary',
@@ -72,6 +75,9 @@ export const findUserByEmail = (db: Executor, email: string) =>
 
 export interface Profile {
   name: string;
+  given_name: string | null;
+  family_name: string | null;
+  name_formatted: string | null;
   title: string | null;
   phone_primary: string | null;
   phone_secondary: string | null;

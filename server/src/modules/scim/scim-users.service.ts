@@ -12,9 +12,11 @@ import { revokeSessions } from '../sessions';
 import { memberPermissions } from '../users';
 import { userSchema } from './scim-discovery';
 import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
+import { project, projectList, type Projection } from './scim-attributes';
 import { listResponse, parseEqFilter, scimPage } from './scim-filter';
 import {
   applyUserOperation,
+  composedName,
   draftFromInput,
   draftFromRow,
   nameOf,
@@ -46,7 +48,7 @@ export function toScimUser(services: Services, row: repo.ScimUserRow) {
     ...(row.scim_external_id ? { externalId: row.scim_external_id } : {}),
     userName: row.email,
     displayName: row.name,
-    name: { formatted: row.name },
+    ...nameOfRow(row),
     ...(row.title ? { title: row.title } : {}),
     active: row.active,
     emails: [{ value: row.email, type: 'work', primary: true }],
@@ -60,10 +62,22 @@ export function toScimUser(services: Services, row: repo.ScimUserRow) {
   };
 }
 
+/** name as the directory sent its parts; formatted, when not sent, is composed of given and family name. */
+function nameOfRow(row: repo.ScimUserRow) {
+  const formatted =
+    row.name_formatted ?? (composedName({ givenName: row.given_name, familyName: row.family_name }) || null);
+  const name = {
+    ...(formatted ? { formatted } : {}),
+    ...(row.given_name ? { givenName: row.given_name } : {}),
+    ...(row.family_name ? { familyName: row.family_name } : {}),
+  };
+  return Object.keys(name).length ? { name } : {};
+}
+
 export async function listScimUsers(
   services: Services,
   tenantId: number,
-  query: { filter?: string; startIndex?: number; count?: number },
+  query: { filter?: string; startIndex?: number; count?: number } & Projection,
 ) {
   const filter = parseEqFilter(query.filter, userFilters, ['userName', 'externalId', 'id', 'emails.value']);
   const page = scimPage(query);
@@ -71,10 +85,14 @@ export async function listScimUsers(
     repo.selectScimUsers(services.db, tenantId, filter, page),
     repo.countScimUsers(services.db, tenantId, filter),
   ]);
-  return listResponse(
-    rows.map((r) => toScimUser(services, r)),
-    total,
-    page.startIndex,
+  return projectList(
+    listResponse(
+      rows.map((r) => toScimUser(services, r)),
+      total,
+      page.startIndex,
+    ),
+    userSchema,
+    query,
   );
 }
 
@@ -84,8 +102,8 @@ async function loadUser(services: Services, db: Services['db'] | Transaction<Dat
   return row;
 }
 
-export const getScimUser = async (services: Services, tenantId: number, id: string) =>
-  toScimUser(services, await loadUser(services, services.db, tenantId, id));
+export const getScimUser = async (services: Services, tenantId: number, id: string, projection: Projection = {}) =>
+  project(toScimUser(services, await loadUser(services, services.db, tenantId, id)), userSchema, projection);
 
 /** Unique violations (externalId, email) become 409 uniqueness. */
 async function uniquely<T>(work: () => Promise<T>): Promise<T> {
@@ -117,13 +135,21 @@ async function refreshDeactivation(
 function profileOf(draft: UserDraft, fallbackName?: string): repo.Profile {
   return {
     name: nameOf(draft, fallbackName),
+    given_name: draft.givenName,
+    family_name: draft.familyName,
+    name_formatted: draft.formatted,
     title: draft.title,
     phone_primary: draft.phonePrimary,
     phone_secondary: draft.phoneSecondary,
   };
 }
 
-export async function createScimUser(services: Services, tenantId: number, input: Record<string, unknown>) {
+export async function createScimUser(
+  services: Services,
+  tenantId: number,
+  input: Record<string, unknown>,
+  projection: Projection = {},
+) {
   const draft = draftFromInput(input);
   if (!emailPattern.test(draft.userName)) throw scimBadRequest('userName must be an email address');
   const language = languageOfTag(
@@ -156,7 +182,7 @@ export async function createScimUser(services: Services, tenantId: number, input
     }),
   );
   services.jobs.wake();
-  return toScimUser(services, await loadUser(services, services.db, tenantId, String(userId)));
+  return getScimUser(services, tenantId, String(userId), projection);
 }
 
 /** Writes a changed draft: the membership always, the shared profile only when no other tenant shares the user. */
@@ -165,6 +191,7 @@ async function saveDraft(
   tenantId: number,
   id: string,
   change: (current: repo.ScimUserRow) => UserDraft,
+  projection: Projection,
 ) {
   const now = services.now();
   await uniquely(() =>
@@ -183,18 +210,35 @@ async function saveDraft(
     }),
   );
   services.jobs.wake();
-  return getScimUser(services, tenantId, id);
+  return getScimUser(services, tenantId, id, projection);
 }
 
-export const replaceScimUser = (services: Services, tenantId: number, id: string, input: Record<string, unknown>) =>
-  saveDraft(services, tenantId, id, () => draftFromInput(input));
+export const replaceScimUser = (
+  services: Services,
+  tenantId: number,
+  id: string,
+  input: Record<string, unknown>,
+  projection: Projection = {},
+) => saveDraft(services, tenantId, id, () => draftFromInput(input), projection);
 
-export const patchScimUser = (services: Services, tenantId: number, id: string, operations: PatchOperation[]) =>
-  saveDraft(services, tenantId, id, (current) => {
-    const draft = draftFromRow(current);
-    for (const operation of operations) applyUserOperation(draft, operation);
-    return draft;
-  });
+export const patchScimUser = (
+  services: Services,
+  tenantId: number,
+  id: string,
+  operations: PatchOperation[],
+  projection: Projection = {},
+) =>
+  saveDraft(
+    services,
+    tenantId,
+    id,
+    (current) => {
+      const draft = draftFromRow(current);
+      for (const operation of operations) applyUserOperation(draft, operation);
+      return draft;
+    },
+    projection,
+  );
 
 export async function deleteScimUser(services: Services, tenantId: number, id: string): Promise<void> {
   const now = services.now();

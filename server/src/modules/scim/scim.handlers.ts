@@ -1,5 +1,7 @@
 import { requireTenant, type PartialHandlers } from '../../http/operations';
-import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
+import { searchQuery } from './scim-attributes';
+import { findResourceType, findSchema, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
+import { scimNotFound } from './scim-errors';
 import type { PatchOperation } from './scim-user-draft';
 import {
   createScimGroup,
@@ -24,14 +26,18 @@ const operationsOf = (body: { Operations: unknown[] }) => body.Operations as Pat
 type ScimOperation =
   | 'getScimServiceProviderConfig'
   | 'listScimResourceTypes'
+  | 'getScimResourceType'
   | 'listScimSchemas'
+  | 'getScimSchema'
   | 'listScimUsers'
+  | 'searchScimUsers'
   | 'createScimUser'
   | 'getScimUser'
   | 'replaceScimUser'
   | 'patchScimUser'
   | 'deleteScimUser'
   | 'listScimGroups'
+  | 'searchScimGroups'
   | 'createScimGroup'
   | 'getScimGroup'
   | 'replaceScimGroup'
@@ -45,32 +51,47 @@ export const scimHandlers: PartialHandlers<ScimOperation> = {
     contentType: scim,
     body: resourceTypes(services.config),
   }),
+  getScimResourceType: async ({ services, path }) => {
+    const body = findResourceType(services.config, path.resourceTypeId);
+    if (!body) throw scimNotFound('No such resource type');
+    return { status: 200, contentType: scim, body };
+  },
   listScimSchemas: async ({ services }) => ({ status: 200, contentType: scim, body: schemas(services.config) }),
+  getScimSchema: async ({ services, path }) => {
+    const body = findSchema(services.config, path.schemaUrn);
+    if (!body) throw scimNotFound('No such schema');
+    return { status: 200, contentType: scim, body };
+  },
 
   listScimUsers: async (ctx) => ({
     status: 200,
     contentType: scim,
     body: await listScimUsers(ctx.services, requireTenant(ctx), ctx.query ?? {}),
   }),
+  searchScimUsers: async (ctx) => ({
+    status: 200,
+    contentType: scim,
+    body: await listScimUsers(ctx.services, requireTenant(ctx), searchQuery(ctx.body)),
+  }),
   createScimUser: async (ctx) => ({
     status: 201,
     contentType: scim,
-    body: await createScimUser(ctx.services, requireTenant(ctx), ctx.body),
+    body: await createScimUser(ctx.services, requireTenant(ctx), ctx.body, ctx.query),
   }),
   getScimUser: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await getScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId),
+    body: await getScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId, ctx.query),
   }),
   replaceScimUser: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await replaceScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId, ctx.body),
+    body: await replaceScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId, ctx.body, ctx.query),
   }),
   patchScimUser: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await patchScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId, operationsOf(ctx.body)),
+    body: await patchScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId, operationsOf(ctx.body), ctx.query),
   }),
   deleteScimUser: async (ctx) => {
     await deleteScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId);
@@ -82,25 +103,36 @@ export const scimHandlers: PartialHandlers<ScimOperation> = {
     contentType: scim,
     body: await listScimGroups(ctx.services, requireTenant(ctx), ctx.query ?? {}),
   }),
+  searchScimGroups: async (ctx) => ({
+    status: 200,
+    contentType: scim,
+    body: await listScimGroups(ctx.services, requireTenant(ctx), searchQuery(ctx.body)),
+  }),
   createScimGroup: async (ctx) => ({
     status: 201,
     contentType: scim,
-    body: await createScimGroup(ctx.services, requireTenant(ctx), ctx.body),
+    body: await createScimGroup(ctx.services, requireTenant(ctx), ctx.body, ctx.query),
   }),
   getScimGroup: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await getScimGroup(ctx.services, requireTenant(ctx), ctx.path.scimGroupId, ctx.query?.excludedAttributes),
+    body: await getScimGroup(ctx.services, requireTenant(ctx), ctx.path.scimGroupId, ctx.query),
   }),
   replaceScimGroup: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await replaceScimGroup(ctx.services, requireTenant(ctx), ctx.path.scimGroupId, ctx.body),
+    body: await replaceScimGroup(ctx.services, requireTenant(ctx), ctx.path.scimGroupId, ctx.body, ctx.query),
   }),
   patchScimGroup: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await patchScimGroup(ctx.services, requireTenant(ctx), ctx.path.scimGroupId, operationsOf(ctx.body)),
+    body: await patchScimGroup(
+      ctx.services,
+      requireTenant(ctx),
+      ctx.path.scimGroupId,
+      operationsOf(ctx.body),
+      ctx.query,
+    ),
   }),
   deleteScimGroup: async (ctx) => {
     await deleteScimGroup(ctx.services, requireTenant(ctx), ctx.path.scimGroupId);

@@ -43,8 +43,11 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
         .map((d) => d.toISOString());
     case 'uuid':
       return fc.uuid();
-    case 'uri':
-      return fit(fc.webUrl({ withQueryParameters: true, withFragments: true }));
+    case 'uri': {
+      // A pattern narrows the format (http(s) only, no fragment): the URLs it admits.
+      const urls = fit(fc.webUrl({ withQueryParameters: true, withFragments: !schema.pattern }));
+      return schema.pattern ? urls.filter((s) => new RegExp(schema.pattern).test(s)) : urls;
+    }
     case 'hostname':
       return fit(fc.domain());
   }

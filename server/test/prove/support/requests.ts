@@ -57,6 +57,8 @@ export function pathValue(op: Operation, name: string, w: TenantWorld, caller: C
     scimGroupId: w.scimGroupId,
     hash: createHash('sha256').update(w.admin.email).digest('hex'),
     idpDomain: 'sso.example.test',
+    resourceTypeId: 'User',
+    schemaUrn: 'urn:ietf:params:scim:schemas:core:2.0:User',
   };
   if (!(name in values)) throw new Error(`no world value for path parameter ${name} of ${op.operationId}`);
   return encodeURIComponent(String(values[name]));
