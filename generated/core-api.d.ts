@@ -2382,7 +2382,7 @@ export interface components {
         SendCecMessageRequest: {
             /** @description The groups to send to; each must be a group of the tenant the caller may send to. */
             externalCommunicationGroupIds: components["schemas"]["Id"][];
-            /** @description The message text; it must contain at least one visible character (not only spaces, zero-width or other format characters, combining marks or blank symbols). */
+            /** @description The message text; it must contain at least one visible character (not only spaces, zero-width or other format characters, private-use or unassigned code points, combining marks or blank symbols). */
             text: string;
             channel: components["schemas"]["CecChannel"];
             /**
@@ -2552,7 +2552,7 @@ export interface components {
             location?: components["schemas"]["PersonalAlarmLocation"];
             /** @description Start the timer at once (true) or create the alarm inactive, to activate later (false). */
             active: boolean;
-            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, combining marks or blank symbols). */
+            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, private-use or unassigned code points, combining marks or blank symbols). */
             text: string;
             /** @description Warn the sender one minute before the alarm is dispatched. */
             oneMinuteWarning: boolean;
@@ -2572,7 +2572,7 @@ export interface components {
         UpdatePersonalAlarmRequest: {
             /** @description The new moment the alarm is dispatched unless deactivated before. */
             dispatchAt?: components["schemas"]["Timestamp"];
-            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, combining marks or blank symbols). */
+            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, private-use or unassigned code points, combining marks or blank symbols). */
             text?: string;
             /** @description Where the sender is now. */
             location?: components["schemas"]["PersonalAlarmLocation"];
