@@ -88,9 +88,13 @@ export interface paths {
          *     session).
          *
          *     An SSO factor binds the session to the user whose email the identity provider asserted, looked up among the
-         *     active members of the organisation the session was opened for; an identity that is no active member there
-         *     answers `INVALID_CREDENTIALS` (OIDC and Skolon; SAML says so in the assertion consumer service's redirect)
-         *     and leaves the session unverified and bound to no user.
+         *     active members of the organisation the session was opened for. A domain's identity provider speaks for that
+         *     domain's addresses only: an asserted email whose domain (after the last `@`, case-insensitive, subdomains not
+         *     included) is not registered to that organisation for this kind of sign-in answers `INVALID_SSO_ID_TOKEN`
+         *     (OIDC and Skolon; SAML redirects with `saml_validation_failed`), is logged, and no account is looked up. An
+         *     identity at one of its domains that is no active member there answers `INVALID_CREDENTIALS` (OIDC and
+         *     Skolon; SAML says so in the assertion consumer service's redirect). Either way the session stays unverified
+         *     and bound to no user.
          *
          *     A wrong code answers `INVALID_CREDENTIALS`; after five wrong tries the code is used up, and it answers
          *     `MFA_TOKEN_EXPIRED` like an expired code (ask for a new one). Every wrong one-time code counts as a failed
@@ -3254,7 +3258,8 @@ export interface operations {
             /**
              * @description The code is wrong (INVALID_CREDENTIALS) or expired or used up (MFA_TOKEN_EXPIRED), the identity provider
              *     asserted someone who is no active member of the organisation (INVALID_CREDENTIALS), rejected the
-             *     code (INVALID_SSO_AUTHORIZATION_CODE) or its ID token is not valid (INVALID_SSO_ID_TOKEN), the session id is
+             *     code (INVALID_SSO_AUTHORIZATION_CODE), its ID token is not valid or asserts an email outside the
+             *     organisation's single sign-on domains (INVALID_SSO_ID_TOKEN), the session id is
              *     not the caller's (INVALID_SESSION_ID), or the access token is not valid (UNAUTHORIZED,
              *     INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION).
              */
@@ -5463,8 +5468,9 @@ export interface operations {
              *     factor), for example `https://login.example.com/login/sso?sessionId=0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11&code=9d1b2f1c5e7a4b3c8d6e`.
              *
              *     On failure the target gets `error` with one of: `saml_validation_failed` (the SAML response is not valid:
-             *     signature, audience, conditions, `InResponseTo` or replay), `user_not_found` (no user matches the asserted
-             *     identity) or `unauthorized_organization` (the user does not belong to the organisation the sign-in was
+             *     signature, audience, conditions, `InResponseTo` or replay, or the asserted email is not at a domain
+             *     registered to the organisation for SAML: an identity provider speaks for its own domains' addresses only),
+             *     `user_not_found` (no user matches the asserted identity) or `unauthorized_organization` (the user does not belong to the organisation the sign-in was
              *     started for), for example `https://login.example.com/login/sso?error=user_not_found`.
              *     A form without `RelayState` (or with an empty one) redirects to the sign-in app's SSO page
              *     (`<sign-in app>/login/sso?error=saml_validation_failed`), as a browser cannot show a JSON answer.
