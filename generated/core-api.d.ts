@@ -825,7 +825,8 @@ export interface paths {
          *     Errors: `400 BAD_REQUEST`; `403 INSUFFICIENT_PRIVILEGES` when the caller lacks `cec.maySend`;
          *     `403 CEC_MESSAGE_GROUP_FORBIDDEN` when a group does not exist, belongs to another tenant or may not be sent
          *     to; `409 CEC_TENANT_CONFIGURATION_INCOMPLETE` when the tenant has no sender settings for external
-         *     communication.
+         *     communication; `429 TOO_MANY_REQUESTS` (with `unavailableUntil` and `Retry-After`) when the tenant has sent
+         *     its quota of external messages this hour (60 by default, shared by all its senders), and nothing is stored.
          */
         post: operations["sendCecMessage"];
         delete?: never;
@@ -929,7 +930,12 @@ export interface paths {
          *     `400 PERSONAL_ALARM_NOT_FOUND_RECIPIENTS`. A device may have only one active alarm: creating an active alarm
          *     for a device that already has one answers `409 PERSONAL_ALARM_CONFLICT`. Needs the `alarms.mayActivate`
          *     permission, else `403 FORBIDDEN`; `sender.userId` must be the caller (the timer runs for the person carrying
-         *     the device), else `403 FORBIDDEN`. An active alarm whose `dispatchAt` has already passed is dispatched at once.
+         *     the device), else `403 FORBIDDEN`. An active alarm whose `dispatchAt` has already passed is dispatched at once
+         *     (a past `dispatchAt` means now).
+         *
+         *     Quotas per sender (the caller), per hour: alarms created (60 by default) and alarms that go off at once, that
+         *     is created active with a `dispatchAt` at most a minute ahead or already passed (5 by default). Past either the
+         *     call answers `429 TOO_MANY_REQUESTS` with `unavailableUntil` and `Retry-After`, and nothing is created.
          */
         post: operations["createPersonalAlarm"];
         delete?: never;
@@ -977,6 +983,9 @@ export interface paths {
          *     membership's tenant-administrator role) who also holds `alarms.mayActivate`; anyone else answers
          *     `403 FORBIDDEN`. Every change is recorded (who, when, each changed field from → to), and a change by someone
          *     other than the owner sends the owner a notice in their language naming who changed what.
+         *     Moving an active alarm's `dispatchAt` to at most a minute ahead, or into the past (which dispatches it at
+         *     once), counts towards the caller's quota of alarms that go off at once (5 an hour by default); past it the
+         *     call answers `429 TOO_MANY_REQUESTS` with `unavailableUntil` and `Retry-After`, and nothing changes.
          */
         patch: operations["updatePersonalAlarm"];
         trace?: never;
@@ -1010,6 +1019,9 @@ export interface paths {
          *     Only the alarm's owner may start it, or an operator acting for them: an administrator of the tenant who also
          *     holds `alarms.mayActivate`; anyone else answers `403 FORBIDDEN`. The start is recorded, and the owner gets a
          *     notice when someone else started it.
+         *     Activating an alarm whose `dispatchTime` is at most a minute ahead or has passed counts towards the caller's
+         *     quota of alarms that go off at once (5 an hour by default); past it the call answers `429 TOO_MANY_REQUESTS`
+         *     with `unavailableUntil` and `Retry-After`, and the alarm stays inactive.
          */
         post: operations["activatePersonalAlarm"];
         delete?: never;
@@ -2975,6 +2987,37 @@ export interface components {
             };
         };
         /**
+         * @description The tenant's quota of external messages for the hour is used up (TOO_MANY_REQUESTS;
+         *     `EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR`, 60 by default, shared by all of the tenant's senders). Nothing is
+         *     stored or sent; try again after `unavailableUntil` (the end of the hour's window), which `Retry-After` gives in
+         *     seconds.
+         */
+        ExternalMessageQuotaExceeded: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The sender's alarm quota for the hour is used up (TOO_MANY_REQUESTS): alarms created per sender
+         *     (`ALARMS_PER_SENDER_PER_HOUR`, 60 by default) or alarms armed to go off at once per sender, that is with a
+         *     dispatch time at most a minute ahead or already passed (`IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR`, 5 by default).
+         *     The caller's user is the sender. Nothing is changed; try again after `unavailableUntil` (the end of the hour's
+         *     window), which `Retry-After` gives in seconds.
+         */
+        AlarmQuotaExceeded: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description A SCIM error (RFC 7644 section 3.12): `400` for a request SCIM cannot use (with `scimType`), `401` without a
          *     valid api key of scope `scim`, `404` for a resource that is not this tenant's, `409` when `userName` or
          *     `externalId` is taken (`scimType: uniqueness`), `429` when throttled, `5xx` for failures of the service.
@@ -4519,6 +4562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["ExternalMessageQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -4717,6 +4761,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["AlarmQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -4823,6 +4868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["AlarmQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -4873,6 +4919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["AlarmQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };

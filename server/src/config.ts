@@ -137,6 +137,9 @@ const variables = z.object({
   REQUEST_TIMEOUT_MS: optional(integer(1_000, 600_000)),
   DRAIN_DELAY_MS: optional(integer(0, 60_000)),
   CLIENT_IPV6_PREFIX: optional(integer(56, 64)),
+  ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
+  IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
+  EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR: optional(integer(1, 1_000_000)),
 });
 
 type Variables = z.output<typeof variables>;
@@ -279,6 +282,15 @@ function toConfig(v: Variables, problems: string[]) {
      * production, where only public addresses are reached (security/outbound.ts).
      */
     outboundAllowList: outboundAllowListConfig(v.OUTBOUND_ALLOWED_ADDRESSES ?? null, dev, problems),
+    /**
+     * What members may send, per hour (security/sending-quotas.ts; docs/security.md): personal alarms created per
+     * sender, alarms armed to go off within a minute (or already due) per sender, external messages per tenant.
+     */
+    quotas: {
+      alarmsPerSenderPerHour: v.ALARMS_PER_SENDER_PER_HOUR ?? 60,
+      immediateAlarmsPerSenderPerHour: v.IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR ?? 5,
+      externalMessagesPerTenantPerHour: v.EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR ?? 60,
+    },
     /** Operations: metrics, housekeeping, overload and connection bounds. */
     runtime: {
       /** Bearer token for GET /metrics; required in production, where the endpoint is off without it. */
@@ -306,6 +318,7 @@ function toConfig(v: Variables, problems: string[]) {
 
 export type Config = ReturnType<typeof toConfig>;
 export type RuntimeConfig = Config['runtime'];
+export type QuotaConfig = Config['quotas'];
 export type SsoConfig = Config['sso'];
 export type SkolonConfig = NonNullable<SsoConfig['skolon']>;
 export type DevIdpConfig = NonNullable<SsoConfig['devIdp']>;

@@ -8,6 +8,7 @@ import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
 import { pageOf, type Page, type PageParams } from '../../shared/paging';
+import { dispatchesAtOnce, spendAlarmQuota } from '../../security/sending-quotas';
 import {
   countAlarms,
   countReachedUsers,
@@ -110,6 +111,10 @@ export async function createPersonalAlarm(
   if (body.sender.userId !== auth.userId)
     throw new ApiError('FORBIDDEN', { message: 'A personal alarm can only be started for yourself' });
   const now = services.now();
+  await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, {
+    create: true,
+    immediate: body.active && dispatchesAtOnce(new Date(body.dispatchAt), now),
+  });
   const row = await inTransaction(services, async (trx) => {
     const refs = await recipientsOf(trx, tenantId, auth.userId, body.recipientUserIds, body.groupIds);
     if (body.active && (await findActiveAlarmOnDevice(trx, auth.userId, body.sender.deviceId))) throw deviceConflict();
@@ -183,6 +188,11 @@ export async function updatePersonalAlarm(
   body: UpdateRequest,
 ): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate');
+  if (body.dispatchAt !== undefined && dispatchesAtOnce(new Date(body.dispatchAt), services.now())) {
+    const current = await findAlarm(services.db, tenantId, id);
+    if (current?.active && current.message_id === null)
+      await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, { create: false, immediate: true });
+  }
   const row = await inTransaction(services, async (trx) => {
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
@@ -245,6 +255,14 @@ export async function activatePersonalAlarm(
   id: number,
 ): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate');
+  const current = await findAlarm(services.db, tenantId, id);
+  if (
+    current &&
+    !current.active &&
+    current.message_id === null &&
+    dispatchesAtOnce(current.dispatch_at, services.now())
+  )
+    await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, { create: false, immediate: true });
   const row = await inTransaction(services, async (trx) => {
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
