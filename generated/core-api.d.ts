@@ -272,7 +272,9 @@ export interface paths {
          * Request a password reset
          * @description Asks for a password reset link for the account with this identity hash (SHA-256 hex of the lowercased email).
          *     When such an account lives in this region, a link to reset the password (valid 30 minutes) is emailed to it,
-         *     in the user's `preferredLanguage`, else in the language of `Accept-Language`, else English.
+         *     in the user's `preferredLanguage`, else in the language of `Accept-Language`, else English. The link opens the
+         *     sign-in app's `/reset-password` page with `userId`, `token` and `region` (the code of the region that issued
+         *     it, where the app checks and uses the token and nowhere else); invitation links (`/set-password`) carry the same.
          *     The answer is `202` with no body whether or not the account exists. Requests are throttled per client address
          *     and per hash (`429 TOO_MANY_REQUESTS`, with `unavailableUntil`).
          */
@@ -401,8 +403,9 @@ export interface paths {
          * Check an invitation token
          * @description Tells whether the token of an invitation link (to set the first password) can still be used, so the page can
          *     show the form or explain why not: `valid`, `expired` (an invitation link is valid 30 days), `invalid` (unknown,
-         *     or not this user's; also for an unknown user) or `used` (the password has been set). Checks are throttled per
-         *     client address (`429 TOO_MANY_REQUESTS`).
+         *     or not this user's; also for an unknown user) or `used` (the password has been set). The token is sent in the
+         *     `cosafe-password-token` header, never in the URL (a `token` query parameter answers `400 BAD_REQUEST`). Checks
+         *     are throttled per client address (`429 TOO_MANY_REQUESTS`).
          */
         get: operations["getPasswordSetToken"];
         put?: never;
@@ -439,8 +442,9 @@ export interface paths {
          * Check a password reset token
          * @description Tells whether the token of a password reset link can still be used, so the page can show the form or explain
          *     why not: `valid`, `expired` (a reset link is valid 30 minutes), `invalid` (unknown, or not this user's; also for
-         *     an unknown user) or `used` (the password has been reset with it). Checks are throttled per client address
-         *     (`429 TOO_MANY_REQUESTS`).
+         *     an unknown user) or `used` (the password has been reset with it). The token is sent in the
+         *     `cosafe-password-token` header, never in the URL (a `token` query parameter answers `400 BAD_REQUEST`). Checks
+         *     are throttled per client address (`429 TOO_MANY_REQUESTS`).
          */
         get: operations["getPasswordResetToken"];
         put?: never;
@@ -3061,8 +3065,13 @@ export interface components {
         TenantIdHeader: string;
         /** @description The user id. */
         UserId: components["schemas"]["Id"];
-        /** @description The token from the link emailed to the user. */
-        PasswordToken: string;
+        /**
+         * @description The token from the link emailed to the user. It travels in this header (and in the body of the POST that uses
+         *     it), never in a URL: URLs are kept by proxies, load balancers and access logs. A `token` in the query string
+         *     answers `400 BAD_REQUEST` (an unknown query parameter) before the token is looked at. The sign-in app sends it
+         *     only to the region the link names (`region` in the link).
+         */
+        PasswordTokenHeader: string;
         /**
          * @description Only items whose name contains this text, case-insensitively. `%` and `_` are matched as literal characters,
          *     not as wildcards.
@@ -3752,13 +3761,17 @@ export interface operations {
     };
     getPasswordSetToken: {
         parameters: {
-            query: {
-                /** @description The token from the link emailed to the user. */
-                token: components["parameters"]["PasswordToken"];
-            };
+            query?: never;
             header: {
                 /** @description Version of the core API contract the client speaks. Must be `1`. */
                 "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /**
+                 * @description The token from the link emailed to the user. It travels in this header (and in the body of the POST that uses
+                 *     it), never in a URL: URLs are kept by proxies, load balancers and access logs. A `token` in the query string
+                 *     answers `400 BAD_REQUEST` (an unknown query parameter) before the token is looked at. The sign-in app sends it
+                 *     only to the region the link names (`region` in the link).
+                 */
+                "cosafe-password-token": components["parameters"]["PasswordTokenHeader"];
             };
             path: {
                 /** @description The user id. */
@@ -3844,13 +3857,17 @@ export interface operations {
     };
     getPasswordResetToken: {
         parameters: {
-            query: {
-                /** @description The token from the link emailed to the user. */
-                token: components["parameters"]["PasswordToken"];
-            };
+            query?: never;
             header: {
                 /** @description Version of the core API contract the client speaks. Must be `1`. */
                 "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /**
+                 * @description The token from the link emailed to the user. It travels in this header (and in the body of the POST that uses
+                 *     it), never in a URL: URLs are kept by proxies, load balancers and access logs. A `token` in the query string
+                 *     answers `400 BAD_REQUEST` (an unknown query parameter) before the token is looked at. The sign-in app sends it
+                 *     only to the region the link names (`region` in the link).
+                 */
+                "cosafe-password-token": components["parameters"]["PasswordTokenHeader"];
             };
             path: {
                 /** @description The user id. */
