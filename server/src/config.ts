@@ -132,6 +132,8 @@ const variables = z.object({
   MAX_QUEUED: optional(integer(0, 1_000_000)),
   QUEUE_DEADLINE_MS: optional(integer(0, 60_000)),
   MAX_CONNECTIONS: optional(integer(1, 1_000_000)),
+  MAX_CONNECTIONS_PER_CLIENT: optional(integer(0, 1_000_000)),
+  MAX_PENDING_HEADERS_PER_CLIENT: optional(integer(0, 1_000_000)),
   MAX_EVENT_LOOP_DELAY_MS: optional(integer(0, 60_000)),
   HEADERS_TIMEOUT_MS: optional(integer(1_000, 120_000)),
   REQUEST_TIMEOUT_MS: optional(integer(1_000, 600_000)),
@@ -207,6 +209,10 @@ function toConfig(v: Variables, problems: string[]) {
         }
       : null;
 
+  const trustProxy = trustProxyConfig(v.TRUST_PROXY ?? null, problems);
+  // Behind a proxy the sockets are the proxy's: a per-client share of them holds only when set explicitly.
+  const directClients = trustProxy === 0;
+
   return {
     mode,
     region,
@@ -227,7 +233,7 @@ function toConfig(v: Variables, problems: string[]) {
      * Which X-Forwarded-For entries name the client: a hop count (the proxies in front of the service; 0 means
      * none, the connection's address is the client) or the addresses/CIDRs of the trusted proxies. Never "all".
      */
-    trustProxy: trustProxyConfig(v.TRUST_PROXY ?? null, problems),
+    trustProxy,
     /**
      * Secrets given by the environment, validated here; development generates missing ones and keeps them in
      * dataDir (security/secrets.ts).
@@ -303,6 +309,12 @@ function toConfig(v: Variables, problems: string[]) {
       queueDeadlineMs: v.QUEUE_DEADLINE_MS ?? 500,
       /** Open connections per instance (server.maxConnections). */
       maxConnections: v.MAX_CONNECTIONS ?? 4_096,
+      /**
+       * Each client's share (http/connection-share.ts, keyed by clientIpv6Prefix): open connections, and those
+       * still waiting for their first request's headers; 0 is off, the default behind TRUST_PROXY.
+       */
+      maxConnectionsPerClient: v.MAX_CONNECTIONS_PER_CLIENT ?? (directClients ? 512 : 0),
+      maxPendingHeadersPerClient: v.MAX_PENDING_HEADERS_PER_CLIENT ?? (directClients ? 32 : 0),
       /** New requests are shed (503) while the event loop runs later than this twice in a row; 0: never. */
       maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS ?? 200,
       /** A request's headers must arrive within this (slow-header clients are cut); the whole one within requestTimeoutMs. */

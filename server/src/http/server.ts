@@ -1,15 +1,26 @@
 // The HTTP server around the app, with the bounds for slow and numerous clients: headers must arrive within
 // HEADERS_TIMEOUT_MS (10 s by default; Node's own is 60 s and a slow client held a socket ~75 s), the whole
 // request within REQUEST_TIMEOUT_MS, and at most MAX_CONNECTIONS open connections (more are closed at once); while
-// the event loop runs more than MAX_EVENT_LOOP_DELAY_MS late, new requests are shed at the door (pressure.ts).
+// the event loop runs more than MAX_EVENT_LOOP_DELAY_MS late, new requests are shed at the door (pressure.ts). Each
+// client gets its share of the connections and of the sockets waiting for headers (connection-share.ts).
 import http, { type Server } from 'node:http';
 import type { RequestListener } from 'node:http';
 import type { RuntimeConfig } from '../config';
+import { shareConnections } from './connection-share';
 import { shedUnderPressure } from './pressure';
 
 export function createHttpServer(
   app: RequestListener,
-  runtime: Pick<RuntimeConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnections' | 'maxEventLoopDelayMs'>,
+  runtime: Pick<
+    RuntimeConfig,
+    | 'headersTimeoutMs'
+    | 'requestTimeoutMs'
+    | 'maxConnections'
+    | 'maxEventLoopDelayMs'
+    | 'maxConnectionsPerClient'
+    | 'maxPendingHeadersPerClient'
+    | 'clientIpv6Prefix'
+  >,
 ): Server {
   const gate = shedUnderPressure(app, { maxDelayMs: runtime.maxEventLoopDelayMs });
   const server = http.createServer(
@@ -23,5 +34,10 @@ export function createHttpServer(
   );
   server.once('close', gate.stop);
   server.maxConnections = runtime.maxConnections;
+  shareConnections(server, {
+    maxPerClient: runtime.maxConnectionsPerClient,
+    maxPendingPerClient: runtime.maxPendingHeadersPerClient,
+    ipv6PrefixBits: runtime.clientIpv6Prefix,
+  });
   return server;
 }
