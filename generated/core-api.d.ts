@@ -4876,7 +4876,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The alarm has already been dispatched and can no longer be changed (PERSONAL_ALARM_CONFLICT). */
+            /**
+             * @description The alarm has already been dispatched and can no longer be changed, or it was started meanwhile so that
+             *     this change makes it go off at once (try again; it then counts towards the quota) (PERSONAL_ALARM_CONFLICT).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4927,7 +4930,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Another alarm of the same device is active, or this alarm has already been dispatched (PERSONAL_ALARM_CONFLICT). */
+            /**
+             * @description Another alarm of the same device is active, this alarm has already been dispatched, or its dispatch time
+             *     was moved meanwhile so that activating it makes it go off at once (try again; it then counts towards the
+             *     quota) (PERSONAL_ALARM_CONFLICT).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
