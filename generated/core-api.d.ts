@@ -99,9 +99,13 @@ export interface paths {
          *     session).
          *
          *     An SSO factor binds the session to the user whose email the identity provider asserted, looked up among the
-         *     active members of the organisation the session was opened for; an identity that is no active member there
-         *     answers `INVALID_CREDENTIALS` (OIDC and Skolon; SAML says so in the assertion consumer service's redirect)
-         *     and leaves the session unverified and bound to no user.
+         *     active members of the organisation the session was opened for. A domain's identity provider speaks for that
+         *     domain's addresses only: an asserted email whose domain (after the last `@`, case-insensitive, subdomains not
+         *     included) is not registered to that organisation for this kind of sign-in answers `INVALID_SSO_ID_TOKEN`
+         *     (OIDC and Skolon; SAML redirects with `saml_validation_failed`), is logged, and no account is looked up. An
+         *     identity at one of its domains that is no active member there answers `INVALID_CREDENTIALS` (OIDC and
+         *     Skolon; SAML says so in the assertion consumer service's redirect). Either way the session stays unverified
+         *     and bound to no user.
          *
          *     A wrong code answers `INVALID_CREDENTIALS`; after five wrong tries the code is used up, and it answers
          *     `MFA_TOKEN_EXPIRED` like an expired code (ask for a new one). The tenth wrong code in one session ends the
@@ -287,7 +291,9 @@ export interface paths {
          * Request a password reset
          * @description Asks for a password reset link for the account with this identity hash (SHA-256 hex of the lowercased email).
          *     When such an account lives in this region, a link to reset the password (valid 30 minutes) is emailed to it,
-         *     in the user's `preferredLanguage`, else in the language of `Accept-Language`, else English.
+         *     in the user's `preferredLanguage`, else in the language of `Accept-Language`, else English. The link opens the
+         *     sign-in app's `/reset-password` page with `userId`, `token` and `region` (the code of the region that issued
+         *     it, where the app checks and uses the token and nowhere else); invitation links (`/set-password`) carry the same.
          *     The answer is `202` with no body whether or not the account exists. Requests are throttled per client address
          *     and per hash (`429 TOO_MANY_REQUESTS`, with `unavailableUntil`).
          */
@@ -416,8 +422,9 @@ export interface paths {
          * Check an invitation token
          * @description Tells whether the token of an invitation link (to set the first password) can still be used, so the page can
          *     show the form or explain why not: `valid`, `expired` (an invitation link is valid 30 days), `invalid` (unknown,
-         *     or not this user's; also for an unknown user) or `used` (the password has been set). Checks are throttled per
-         *     client address (`429 TOO_MANY_REQUESTS`).
+         *     or not this user's; also for an unknown user) or `used` (the password has been set). The token is sent in the
+         *     `cosafe-password-token` header, never in the URL (a `token` query parameter answers `400 BAD_REQUEST`). Checks
+         *     are throttled per client address (`429 TOO_MANY_REQUESTS`).
          */
         get: operations["getPasswordSetToken"];
         put?: never;
@@ -454,8 +461,9 @@ export interface paths {
          * Check a password reset token
          * @description Tells whether the token of a password reset link can still be used, so the page can show the form or explain
          *     why not: `valid`, `expired` (a reset link is valid 30 minutes), `invalid` (unknown, or not this user's; also for
-         *     an unknown user) or `used` (the password has been reset with it). Checks are throttled per client address
-         *     (`429 TOO_MANY_REQUESTS`).
+         *     an unknown user) or `used` (the password has been reset with it). The token is sent in the
+         *     `cosafe-password-token` header, never in the URL (a `token` query parameter answers `400 BAD_REQUEST`). Checks
+         *     are throttled per client address (`429 TOO_MANY_REQUESTS`).
          */
         get: operations["getPasswordResetToken"];
         put?: never;
@@ -840,7 +848,8 @@ export interface paths {
          *     Errors: `400 BAD_REQUEST`; `403 INSUFFICIENT_PRIVILEGES` when the caller lacks `cec.maySend`;
          *     `403 CEC_MESSAGE_GROUP_FORBIDDEN` when a group does not exist, belongs to another tenant or may not be sent
          *     to; `409 CEC_TENANT_CONFIGURATION_INCOMPLETE` when the tenant has no sender settings for external
-         *     communication.
+         *     communication; `429 TOO_MANY_REQUESTS` (with `unavailableUntil` and `Retry-After`) when the tenant has sent
+         *     its quota of external messages this hour (60 by default, shared by all its senders), and nothing is stored.
          */
         post: operations["sendCecMessage"];
         delete?: never;
@@ -944,7 +953,12 @@ export interface paths {
          *     `400 PERSONAL_ALARM_NOT_FOUND_RECIPIENTS`. A device may have only one active alarm: creating an active alarm
          *     for a device that already has one answers `409 PERSONAL_ALARM_CONFLICT`. Needs the `alarms.mayActivate`
          *     permission, else `403 FORBIDDEN`; `sender.userId` must be the caller (the timer runs for the person carrying
-         *     the device), else `403 FORBIDDEN`. An active alarm whose `dispatchAt` has already passed is dispatched at once.
+         *     the device), else `403 FORBIDDEN`. An active alarm whose `dispatchAt` has already passed is dispatched at once
+         *     (a past `dispatchAt` means now).
+         *
+         *     Quotas per sender (the caller), per hour: alarms created (60 by default) and alarms that go off at once, that
+         *     is created active with a `dispatchAt` at most a minute ahead or already passed (5 by default). Past either the
+         *     call answers `429 TOO_MANY_REQUESTS` with `unavailableUntil` and `Retry-After`, and nothing is created.
          */
         post: operations["createPersonalAlarm"];
         delete?: never;
@@ -992,6 +1006,9 @@ export interface paths {
          *     membership's tenant-administrator role) who also holds `alarms.mayActivate`; anyone else answers
          *     `403 FORBIDDEN`. Every change is recorded (who, when, each changed field from → to), and a change by someone
          *     other than the owner sends the owner a notice in their language naming who changed what.
+         *     Moving an active alarm's `dispatchAt` to at most a minute ahead, or into the past (which dispatches it at
+         *     once), counts towards the caller's quota of alarms that go off at once (5 an hour by default); past it the
+         *     call answers `429 TOO_MANY_REQUESTS` with `unavailableUntil` and `Retry-After`, and nothing changes.
          */
         patch: operations["updatePersonalAlarm"];
         trace?: never;
@@ -1025,6 +1042,9 @@ export interface paths {
          *     Only the alarm's owner may start it, or an operator acting for them: an administrator of the tenant who also
          *     holds `alarms.mayActivate`; anyone else answers `403 FORBIDDEN`. The start is recorded, and the owner gets a
          *     notice when someone else started it.
+         *     Activating an alarm whose `dispatchTime` is at most a minute ahead or has passed counts towards the caller's
+         *     quota of alarms that go off at once (5 an hour by default); past it the call answers `429 TOO_MANY_REQUESTS`
+         *     with `unavailableUntil` and `Retry-After`, and the alarm stays inactive.
          */
         post: operations["activatePersonalAlarm"];
         delete?: never;
@@ -2494,7 +2514,7 @@ export interface components {
         SendCecMessageRequest: {
             /** @description The groups to send to; each must be a group of the tenant the caller may send to. */
             externalCommunicationGroupIds: components["schemas"]["Id"][];
-            /** @description The message text; it must contain at least one visible character (not only spaces, zero-width or other format characters, combining marks or blank symbols). */
+            /** @description The message text; it must contain at least one visible character (not only spaces, zero-width or other format characters, private-use or unassigned code points, combining marks or blank symbols). */
             text: string;
             channel: components["schemas"]["CecChannel"];
             /**
@@ -2664,7 +2684,7 @@ export interface components {
             location?: components["schemas"]["PersonalAlarmLocation"];
             /** @description Start the timer at once (true) or create the alarm inactive, to activate later (false). */
             active: boolean;
-            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, combining marks or blank symbols). */
+            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, private-use or unassigned code points, combining marks or blank symbols). */
             text: string;
             /** @description Warn the sender one minute before the alarm is dispatched. */
             oneMinuteWarning: boolean;
@@ -2684,7 +2704,7 @@ export interface components {
         UpdatePersonalAlarmRequest: {
             /** @description The new moment the alarm is dispatched unless deactivated before. */
             dispatchAt?: components["schemas"]["Timestamp"];
-            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, combining marks or blank symbols). */
+            /** @description The alarm text sent to the recipients; it must contain at least one visible character (not only spaces, zero-width or other format characters, private-use or unassigned code points, combining marks or blank symbols). */
             text?: string;
             /** @description Where the sender is now. */
             location?: components["schemas"]["PersonalAlarmLocation"];
@@ -3218,6 +3238,37 @@ export interface components {
             };
         };
         /**
+         * @description The tenant's quota of external messages for the hour is used up (TOO_MANY_REQUESTS;
+         *     `EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR`, 60 by default, shared by all of the tenant's senders). Nothing is
+         *     stored or sent; try again after `unavailableUntil` (the end of the hour's window), which `Retry-After` gives in
+         *     seconds.
+         */
+        ExternalMessageQuotaExceeded: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The sender's alarm quota for the hour is used up (TOO_MANY_REQUESTS): alarms created per sender
+         *     (`ALARMS_PER_SENDER_PER_HOUR`, 60 by default) or alarms armed to go off at once per sender, that is with a
+         *     dispatch time at most a minute ahead or already passed (`IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR`, 5 by default).
+         *     The caller's user is the sender. Nothing is changed; try again after `unavailableUntil` (the end of the hour's
+         *     window), which `Retry-After` gives in seconds.
+         */
+        AlarmQuotaExceeded: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
          * @description A SCIM error (RFC 7644 section 3.12), always `application/scim+json`: `400` for a request SCIM cannot use (with
          *     `scimType`; `mutability` for a PATCH `remove` of an attribute that may not be removed), `401` without a valid
          *     api key of scope `scim`, `404` for a resource that is not this tenant's, `405` for a method the path does not
@@ -3264,8 +3315,13 @@ export interface components {
         TenantIdHeader: string;
         /** @description The user id. */
         UserId: components["schemas"]["Id"];
-        /** @description The token from the link emailed to the user. */
-        PasswordToken: string;
+        /**
+         * @description The token from the link emailed to the user. It travels in this header (and in the body of the POST that uses
+         *     it), never in a URL: URLs are kept by proxies, load balancers and access logs. A `token` in the query string
+         *     answers `400 BAD_REQUEST` (an unknown query parameter) before the token is looked at. The sign-in app sends it
+         *     only to the region the link names (`region` in the link).
+         */
+        PasswordTokenHeader: string;
         /**
          * @description Only items whose name contains this text, case-insensitively. `%` and `_` are matched as literal characters,
          *     not as wildcards.
@@ -3527,7 +3583,8 @@ export interface operations {
             /**
              * @description The code is wrong (INVALID_CREDENTIALS) or expired or used up (MFA_TOKEN_EXPIRED), the identity provider
              *     asserted someone who is no active member of the organisation (INVALID_CREDENTIALS), rejected the
-             *     code (INVALID_SSO_AUTHORIZATION_CODE) or its ID token is not valid (INVALID_SSO_ID_TOKEN), the session id is
+             *     code (INVALID_SSO_AUTHORIZATION_CODE), its ID token is not valid or asserts an email outside the
+             *     organisation's single sign-on domains (INVALID_SSO_ID_TOKEN), the session id is
              *     not the caller's (INVALID_SESSION_ID), or the access token is not valid (UNAUTHORIZED,
              *     INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION).
              */
@@ -3977,13 +4034,17 @@ export interface operations {
     };
     getPasswordSetToken: {
         parameters: {
-            query: {
-                /** @description The token from the link emailed to the user. */
-                token: components["parameters"]["PasswordToken"];
-            };
+            query?: never;
             header: {
                 /** @description Version of the core API contract the client speaks. Must be `1`. */
                 "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /**
+                 * @description The token from the link emailed to the user. It travels in this header (and in the body of the POST that uses
+                 *     it), never in a URL: URLs are kept by proxies, load balancers and access logs. A `token` in the query string
+                 *     answers `400 BAD_REQUEST` (an unknown query parameter) before the token is looked at. The sign-in app sends it
+                 *     only to the region the link names (`region` in the link).
+                 */
+                "cosafe-password-token": components["parameters"]["PasswordTokenHeader"];
             };
             path: {
                 /** @description The user id. */
@@ -4069,13 +4130,17 @@ export interface operations {
     };
     getPasswordResetToken: {
         parameters: {
-            query: {
-                /** @description The token from the link emailed to the user. */
-                token: components["parameters"]["PasswordToken"];
-            };
+            query?: never;
             header: {
                 /** @description Version of the core API contract the client speaks. Must be `1`. */
                 "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /**
+                 * @description The token from the link emailed to the user. It travels in this header (and in the body of the POST that uses
+                 *     it), never in a URL: URLs are kept by proxies, load balancers and access logs. A `token` in the query string
+                 *     answers `400 BAD_REQUEST` (an unknown query parameter) before the token is looked at. The sign-in app sends it
+                 *     only to the region the link names (`region` in the link).
+                 */
+                "cosafe-password-token": components["parameters"]["PasswordTokenHeader"];
             };
             path: {
                 /** @description The user id. */
@@ -4787,6 +4852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["ExternalMessageQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -4985,6 +5051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["AlarmQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -5082,7 +5149,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The alarm has already been dispatched and can no longer be changed (PERSONAL_ALARM_CONFLICT). */
+            /**
+             * @description The alarm has already been dispatched and can no longer be changed, or it was started meanwhile so that
+             *     this change makes it go off at once (try again; it then counts towards the quota) (PERSONAL_ALARM_CONFLICT).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5091,6 +5161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["AlarmQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -5132,7 +5203,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description Another alarm of the same device is active, or this alarm has already been dispatched (PERSONAL_ALARM_CONFLICT). */
+            /**
+             * @description Another alarm of the same device is active, this alarm has already been dispatched, or its dispatch time
+             *     was moved meanwhile so that activating it makes it go off at once (try again; it then counts towards the
+             *     quota) (PERSONAL_ALARM_CONFLICT).
+             */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5141,6 +5216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["AlarmQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -5992,8 +6068,9 @@ export interface operations {
              *     factor), for example `https://login.example.com/login/sso?sessionId=0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11&code=9d1b2f1c5e7a4b3c8d6e`.
              *
              *     On failure the target gets `error` with one of: `saml_validation_failed` (the SAML response is not valid:
-             *     signature, audience, conditions, `InResponseTo` or replay), `user_not_found` (no user matches the asserted
-             *     identity) or `unauthorized_organization` (the user does not belong to the organisation the sign-in was
+             *     signature, audience, conditions, `InResponseTo` or replay, or the asserted email is not at a domain
+             *     registered to the organisation for SAML: an identity provider speaks for its own domains' addresses only),
+             *     `user_not_found` (no user matches the asserted identity) or `unauthorized_organization` (the user does not belong to the organisation the sign-in was
              *     started for), for example `https://login.example.com/login/sso?error=user_not_found`.
              *     A form without `RelayState` (or with an empty one) redirects to the sign-in app's SSO page
              *     (`<sign-in app>/login/sso?error=saml_validation_failed`), as a browser cannot show a JSON answer.

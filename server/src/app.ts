@@ -88,6 +88,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
         'content-type',
         'cosafe-core-api-version',
         'cosafe-tenant-id',
+        'cosafe-password-token',
         'x-request-id',
         'accept-language',
       ],

@@ -149,10 +149,15 @@ const variables = z.object({
   QUEUE_TARGET_MS: optional(integer(1, 60_000)),
   HASH_CONCURRENCY: optional(integer(1, 1_024)),
   HASH_QUEUE: optional(integer(0, 100_000)),
+  MAX_CONNECTIONS_PER_CLIENT: optional(integer(0, 1_000_000)),
+  MAX_PENDING_HEADERS_PER_CLIENT: optional(integer(0, 1_000_000)),
   HEADERS_TIMEOUT_MS: optional(integer(1_000, 120_000)),
   REQUEST_TIMEOUT_MS: optional(integer(1_000, 600_000)),
   DRAIN_DELAY_MS: optional(integer(0, 60_000)),
   CLIENT_IPV6_PREFIX: optional(integer(56, 64)),
+  ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
+  IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
+  EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR: optional(integer(1, 1_000_000)),
 });
 
 type Variables = z.output<typeof variables>;
@@ -226,6 +231,10 @@ function toConfig(v: Variables, problems: string[]) {
         }
       : null;
 
+  const trustProxy = trustProxyConfig(v.TRUST_PROXY ?? null, problems);
+  // Behind a proxy the sockets are the proxy's: a per-client share of them holds only when set explicitly.
+  const directClients = trustProxy === 0;
+
   return {
     mode,
     region,
@@ -248,7 +257,7 @@ function toConfig(v: Variables, problems: string[]) {
      * Which X-Forwarded-For entries name the client: a hop count (the proxies in front of the service; 0 means
      * none, the connection's address is the client) or the addresses/CIDRs of the trusted proxies. Never "all".
      */
-    trustProxy: trustProxyConfig(v.TRUST_PROXY ?? null, problems),
+    trustProxy,
     /**
      * Secrets given by the environment, validated here; development generates missing ones and keeps them in
      * dataDir (security/secrets.ts).
@@ -303,6 +312,15 @@ function toConfig(v: Variables, problems: string[]) {
      * production, where only public addresses are reached (security/outbound.ts).
      */
     outboundAllowList: outboundAllowListConfig(v.OUTBOUND_ALLOWED_ADDRESSES ?? null, dev, problems),
+    /**
+     * What members may send, per hour (security/sending-quotas.ts; docs/security.md): personal alarms created per
+     * sender, alarms armed to go off within a minute (or already due) per sender, external messages per tenant.
+     */
+    quotas: {
+      alarmsPerSenderPerHour: v.ALARMS_PER_SENDER_PER_HOUR ?? 60,
+      immediateAlarmsPerSenderPerHour: v.IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR ?? 5,
+      externalMessagesPerTenantPerHour: v.EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR ?? 60,
+    },
     /** Operations: metrics, housekeeping, overload and connection bounds. */
     runtime: {
       /** Bearer token for GET /metrics; required in production, where the endpoint is off without it. */
@@ -326,6 +344,12 @@ function toConfig(v: Variables, problems: string[]) {
       hashQueue: v.HASH_QUEUE ?? (v.HASH_CONCURRENCY ?? defaultHashConcurrency()) * 4,
       /** Open connections per instance (server.maxConnections). */
       maxConnections: v.MAX_CONNECTIONS ?? 4_096,
+      /**
+       * Each client's share (http/connection-share.ts, keyed by clientIpv6Prefix): open connections, and those
+       * still waiting for their first request's headers; 0 is off, the default behind TRUST_PROXY.
+       */
+      maxConnectionsPerClient: v.MAX_CONNECTIONS_PER_CLIENT ?? (directClients ? 512 : 0),
+      maxPendingHeadersPerClient: v.MAX_PENDING_HEADERS_PER_CLIENT ?? (directClients ? 32 : 0),
       /** A request's headers must arrive within this (slow-header clients are cut); the whole one within requestTimeoutMs. */
       headersTimeoutMs: v.HEADERS_TIMEOUT_MS ?? 10_000,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 30_000,
@@ -339,6 +363,7 @@ function toConfig(v: Variables, problems: string[]) {
 
 export type Config = ReturnType<typeof toConfig>;
 export type RuntimeConfig = Config['runtime'];
+export type QuotaConfig = Config['quotas'];
 export type SsoConfig = Config['sso'];
 export type SkolonConfig = NonNullable<SsoConfig['skolon']>;
 export type DevIdpConfig = NonNullable<SsoConfig['devIdp']>;

@@ -61,6 +61,21 @@ async function choosePassword(page: Page, T: typeof en) {
   expect(await axeViolations(page)).toEqual([]);
 }
 
+/**
+ * The link names the region that issued it, and its token went to that region only, in a header or body: no API
+ * request of the page carried it in a URL, and none went to Brazil. (The emailed link itself, the page's own
+ * address, carries it: the page takes it out of the address bar at once.)
+ */
+function expectTokenOnlyToEurope(link: string, requests: string[]) {
+  const url = new URL(link);
+  expect(url.searchParams.get('region')).toBe('eu-north-1');
+  const token = url.searchParams.get('token')!;
+  const toRegions = requests.filter((r) => r.includes('/core/v1/'));
+  expect(toRegions.some((r) => r.includes(`${stack.europe.url}/core/v1/users/`))).toBe(true);
+  expect(toRegions.filter((r) => r.includes(stack.brazil.url))).toEqual([]);
+  expect(toRegions.filter((r) => r.includes(token))).toEqual([]);
+}
+
 /** Logs in with the chosen password from the demo platform and lands back there with a session. */
 async function logIn(page: Page, email: string) {
   const demo = `${stack.demo}/app/login`;
@@ -79,8 +94,9 @@ describe('invitations in a real browser', () => {
     expect(message.subject).toBe('Your account at Demo Municipality');
     const link = linkIn(message);
     expect(link.startsWith(`${stack.web}/set-password?userId=`)).toBe(true);
-    const { page } = await visit(link);
+    const { page, requests } = await visit(link);
     await choosePassword(page, en);
+    expectTokenOnlyToEurope(link, requests);
     await page.reload();
     await page.getByRole('heading', { name: en.newPassword.usedTitleSet }).waitFor();
     await logIn(page, 'nora@demo.test');
@@ -107,8 +123,9 @@ describe('invitations in a real browser', () => {
     const link = linkIn(message);
     expect(new URL(link).searchParams.get('lng')).toBe('sv');
     // A browser set to English: the link still opens the page in the invitation's language.
-    const { page } = await visit(link, 'en-GB');
+    const { page, requests } = await visit(link, 'en-GB');
     await choosePassword(page, sv);
+    expectTokenOnlyToEurope(link, requests);
     expect(await page.getAttribute('html', 'lang')).toBe('sv');
     await logIn(page, email);
   });

@@ -208,11 +208,12 @@ describe.each([
       const region = reset.region === 'europe' ? stack.europe : stack.brazil;
       const link = linkIn(await awaitMessage(region.url, reset.resetEmail, since));
       expect(link.startsWith(`${stack.web}/reset-password?userId=`)).toBe(true);
+      expect(new URL(link).searchParams.get('region')).toBe(region.code);
       const form = await open(link);
       await form.getByRole('heading', { name: T.newPassword.titleReset }).waitFor();
       // The token has left the address bar (and the history) as soon as the page read it; the language stays.
       const left = new URL(form.url()).searchParams;
-      expect([left.has('token'), left.has('userId')]).toEqual([false, false]);
+      expect([left.has('token'), left.has('userId'), left.has('region')]).toEqual([false, false, false]);
       expect(new URL(link).searchParams.has('token')).toBe(true);
       await capture(form, 'reset-password');
       await form.fill('#new-password', 'short');

@@ -1,4 +1,4 @@
-// The shape of errors answered outside Express's error handlers: while shedding at the door (pressure.ts) and when
+// The shape of errors answered outside Express's error handlers: refusals at the door (admission.ts) and when
 // the HTTP parser refuses a request (headers too large). A part of the API with its own error shape (SCIM) names
 // its path prefix, media type and body; modules/registry.ts lists them and the composition root hands them in.
 // Paths of no part keep the platform envelope (shedding) or what Node.js answers (the parser).

@@ -1,6 +1,7 @@
 // The HTTP server around the app, with the bounds for slow and numerous clients: headers must arrive within
 // HEADERS_TIMEOUT_MS (10 s by default; Node's own is 60 s and a slow client held a socket ~75 s), the whole
-// request within REQUEST_TIMEOUT_MS, and at most MAX_CONNECTIONS open connections (more are closed at once).
+// request within REQUEST_TIMEOUT_MS, and at most MAX_CONNECTIONS open connections (more are closed at once); each
+// client gets its share of the connections and of the sockets waiting for headers (connection-share.ts).
 // Every request passes admission control first (admission.ts): what the instance takes on is decided from what it
 // holds, by work class, and a refusal is answered before the request's body is read.
 import http, { type Server } from 'node:http';
@@ -23,8 +24,12 @@ export type ServerBounds = Pick<
   | 'queueTargetMs'
   | 'hashConcurrency'
   | 'hashQueue'
+  | 'maxConnectionsPerClient'
+  | 'maxPendingHeadersPerClient'
+  | 'clientIpv6Prefix'
 >;
 import { closeGently } from './body-limit';
+import { shareConnections } from './connection-share';
 import { answerClientError, type ErrorShape } from './error-shapes';
 
 export function createHttpServer(
@@ -62,6 +67,11 @@ export function createHttpServer(
   // Requests the HTTP parser refuses (headers too large) answer in the shape of the part of the API they were for.
   server.on('clientError', answerClientError(errorShapes));
   server.maxConnections = runtime.maxConnections;
+  shareConnections(server, {
+    maxPerClient: runtime.maxConnectionsPerClient,
+    maxPendingPerClient: runtime.maxPendingHeadersPerClient,
+    ipv6PrefixBits: runtime.clientIpv6Prefix,
+  });
   // A refused body's 413 reaches a client that is still sending (body-limit.ts).
   server.on('connection', closeGently);
   return Object.assign(server, { admission });

@@ -97,6 +97,28 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).seedDemoData).toBe(false);
   });
 
+  test('sending quotas default to 60 alarms and 5 immediate alarms per sender, 60 external messages per tenant, an hour', () => {
+    expect(loadConfig({}).quotas).toEqual({
+      alarmsPerSenderPerHour: 60,
+      immediateAlarmsPerSenderPerHour: 5,
+      externalMessagesPerTenantPerHour: 60,
+    });
+    expect(
+      loadConfig({
+        ALARMS_PER_SENDER_PER_HOUR: '100',
+        IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR: '10',
+        EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR: '500',
+      }).quotas,
+    ).toEqual({
+      alarmsPerSenderPerHour: 100,
+      immediateAlarmsPerSenderPerHour: 10,
+      externalMessagesPerTenantPerHour: 500,
+    });
+    expect(() => loadConfig({ IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR: '0' })).toThrow(
+      /IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR must be an integer from 1/,
+    );
+  });
+
   test('an empty value counts as unset', () => {
     expect(loadConfig({ PORT: '', REGION: '  ' })).toMatchObject({ port: 4000, region: 'eu-north-1' });
   });

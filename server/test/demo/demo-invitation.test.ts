@@ -23,7 +23,7 @@ describe('the demo data', () => {
     const state = await request(ctx.app)
       .get(`/core/v1/users/${url.searchParams.get('userId')}/password-set`)
       .set(v1)
-      .query({ token: url.searchParams.get('token') });
+      .set('cosafe-password-token', url.searchParams.get('token')!);
     expect(state.body).toEqual({ state: 'valid' });
   });
 

@@ -73,6 +73,11 @@ describe('logs', () => {
       .post('/core/v1/sessions')
       .set(v1)
       .send({ grantType: 'password', email: 'x@y.test', password: secrets[0] });
+    await request(ctx.app)
+      .get(`/core/v1/users/${user.id}/password-set`)
+      .set('cosafe-password-token', secrets[1])
+      .set(v1);
+    // A token put in the query string is refused, and not logged either.
     await request(ctx.app).get(`/core/v1/users/${user.id}/password-set`).query({ token: secrets[1] }).set(v1);
     await request(ctx.app).get('/core/v1/tenants').set(v1).set('authorization', `Bearer ${accessToken}`);
     await request(ctx.app)

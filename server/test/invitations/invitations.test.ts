@@ -54,7 +54,7 @@ async function provision(d: Awaited<ReturnType<typeof directory>>, email: string
 }
 
 const linkState = (link: { userId: number; token: string }) =>
-  request(ctx.app).get(`/core/v1/users/${link.userId}/password-set`).set(v1).query({ token: link.token });
+  request(ctx.app).get(`/core/v1/users/${link.userId}/password-set`).set(v1).set('cosafe-password-token', link.token);
 const setPassword = (link: { userId: number; token: string }, password = 'Chosen-Password-1!') =>
   request(ctx.app).post(`/core/v1/users/${link.userId}/password-set`).set(v1).send({ token: link.token, password });
 const login = (email: string, password = 'Chosen-Password-1!') =>

@@ -143,7 +143,9 @@ describe('POST /core/v1/users/password-reset', () => {
     for (let i = 0; i < 100 && !mailTo(user.email); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const mail = mailTo(user.email)!;
     expect(mail.subject).toBe('Redefina sua senha');
-    expect(mail.text).toMatch(/https:\/\/login\.product\.test\/reset-password\?userId=\d+&token=[\w-]+&lng=pt\n/);
+    expect(mail.text).toMatch(
+      /https:\/\/login\.product\.test\/reset-password\?userId=\d+&token=[\w-]+&region=eu-north-1&lng=pt\n/,
+    );
     expect(mail.html).toContain('>Escolher uma nova senha</a>');
   });
 });

@@ -22,7 +22,7 @@ const ip = () => `10.2.${Math.floor(ipCounter / 250)}.${ipCounter++ % 250}`;
 const linkState = (kind: 'set' | 'reset', userId: number, token: string) =>
   request(ctx.app)
     .get(`/core/v1/users/${userId}/password-${kind}`)
-    .query({ token })
+    .set('cosafe-password-token', token)
     .set(v1)
     .set('x-forwarded-for', ip());
 

@@ -1,5 +1,6 @@
-// Attack: a message of invisible characters only (zero-width space, joiners, BOM, other format characters) passes
-// "must not be blank" and goes out to every recipient as an empty SMS or email, or arms an alarm that says nothing.
+// Attack: a message of invisible characters only (zero-width space, joiners, BOM, other format characters, or
+// private-use and unassigned code points that render as nothing or a blank box) passes "must not be blank" and goes
+// out to every recipient as an empty SMS or email, or arms an alarm that says nothing.
 import request from 'supertest';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, insertUser, signIn, v1 } from '../support/fixtures';
@@ -25,6 +26,18 @@ const invisible = [
   '\u3164',
   '\u202e\u202c',
   '\ufe0f',
+];
+
+// Private-use (Co) and unassigned (Cn) code points: most recipients see nothing or a blank box.
+const privateOrUnassigned = [
+  '\ue000',
+  '\uf8ff\ue123',
+  '\u{f0000}',
+  '\u{10fffd}',
+  '\u0378',
+  '\uffff',
+  '\u{e0080}',
+  ' \ue000\n\u0378 \u200b',
 ];
 
 const post = (path: string, body: object) =>
@@ -96,8 +109,27 @@ describe('a text of invisible characters only is refused', () => {
     },
   );
 
+  test.each(privateOrUnassigned.map((t) => [JSON.stringify(t), t]))(
+    'an external message or a personal alarm of private-use or unassigned characters %s',
+    async (_, text) => {
+      expectTextRefused(
+        await post('/external-communications/messages', {
+          externalCommunicationGroupIds: [group],
+          text,
+          channel: { isEmail: true, isSms: false },
+        }),
+      );
+      expect(await ctx.services.db.selectFrom('cec_messages').select('id').execute()).toEqual([]);
+      expectTextRefused(await post('/personal-alarms', alarm(text)));
+      const created = await post('/personal-alarms', alarm('Boiler room'));
+      expect(created.status).toBe(201);
+      expectTextRefused(await patch(`/personal-alarms/${created.body.id}`, { text }));
+    },
+  );
+
   test('visible text with joiners, marks and emoji still goes through', async () => {
     expect((await post('/personal-alarms', alarm('👩\u200d🚒 Brandlarm, e\u0301tage 2'))).status).toBe(201);
+    expect((await post('/personal-alarms', alarm('\ue000 Fire in block B'))).status).toBe(201);
     expect(
       (
         await post('/external-communications/messages', {

@@ -15,6 +15,10 @@ const throttled = [
   'resetPassword',
   'getPasswordSetToken',
   'setPassword', // token checks per address
+  'createPersonalAlarm', // sending quotas: alarms created and alarms that go off at once, per sender
+  'updatePersonalAlarm', // moving an active alarm to go off at once
+  'activatePersonalAlarm', // activating an alarm that goes off at once
+  'sendCecMessage', // external messages per tenant
 ].sort();
 
 test("attack on the contract's honesty: 429 is declared exactly on the operations that are throttled", () => {

@@ -167,10 +167,10 @@ describe('SAML sign-in', () => {
     expect(redirectOf(res)).toEqual({ error: 'user_not_found' });
   });
 
-  test('an identity of another organisation answers error=unauthorized_organization', async () => {
+  test("an account at the organisation's domain that is a member of another organisation only answers error=unauthorized_organization", async () => {
     const tenant = await tenantWithSaml();
     const outsider = await insertUser(ctx.services, {
-      email: `outsider-${Date.now()}@elsewhere.test`,
+      email: `outsider-${Date.now()}@${tenant.domain}`,
       tenants: [await insertTenant(ctx.services)],
     });
     expect(redirectOf((await answer(tenant.user.email, {}, outsider.email)).res)).toEqual({

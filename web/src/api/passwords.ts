@@ -20,14 +20,14 @@ export async function requestPasswordReset(client: CoreApiClient, emailHash: str
   );
 }
 
-/** The state of an emailed link's token in one region. */
+/** The state of an emailed link's token in one region; the token travels in a header, never in the URL. */
 export async function getPasswordTokenState(
   client: CoreApiClient,
   kind: PasswordLinkKind,
   userId: number,
   token: string,
 ): Promise<PasswordTokenState> {
-  const params = { header: VERSION_HEADER, path: { userId }, query: { token } };
+  const params = { header: { ...VERSION_HEADER, 'cosafe-password-token': token }, path: { userId } };
   const { data } = await call(() =>
     kind === 'set'
       ? client.GET('/users/{userId}/password-set', { params })

@@ -8,9 +8,11 @@ import type { PasswordLink } from './password-link';
 export type TokenLookup = { state: 'valid' | 'expired' | 'used'; target: RegionTarget } | { state: 'invalid' };
 
 /**
- * The link does not name its region: asks each region in turn for the token's state and stops at the first that
- * knows it (valid, expired or used). Every region answering `invalid` means the link is invalid. When no region
- * knows it but some could not answer, the link may live there: throws (a 429 first, with the latest wait).
+ * Asks for the token's state where it lives: the region the link names, and no other (a link naming a region this
+ * app does not serve is invalid, and its token is sent nowhere). A link emailed before links named their region
+ * asks each region in turn and stops at the first that knows it (valid, expired or used). Every region asked
+ * answering `invalid` means the link is invalid. When no region knows it but some could not answer, the link may
+ * live there: throws (a 429 first, with the latest wait).
  */
 export async function findTokenRegion(
   kind: PasswordLinkKind,
@@ -18,7 +20,8 @@ export async function findTokenRegion(
   targets: readonly RegionTarget[],
 ): Promise<TokenLookup> {
   const failures: ApiFailure[] = [];
-  for (const target of targets) {
+  const asked = link.region === undefined ? targets : targets.filter((target) => target.region === link.region);
+  for (const target of asked) {
     try {
       const state = await getPasswordTokenState(clientFor(target.baseUrl), kind, link.userId, link.token);
       if (state === 'valid' || state === 'expired' || state === 'used') return { state, target };

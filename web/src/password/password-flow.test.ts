@@ -85,6 +85,14 @@ describe('parsePasswordLink', () => {
     expect(parsePasswordLink(new URLSearchParams(`userId=42&token=${TOKEN}`))).toEqual({ userId: 42, token: TOKEN });
   });
 
+  test('returns the region the link names', () => {
+    expect(parsePasswordLink(new URLSearchParams(`userId=42&token=${TOKEN}&region=sa-east-1`))).toEqual({
+      userId: 42,
+      token: TOKEN,
+      region: 'sa-east-1',
+    });
+  });
+
   test.each([
     ['', 'nothing'],
     [`token=${TOKEN}`, 'no userId'],
@@ -97,6 +105,7 @@ describe('parsePasswordLink', () => {
     ['userId=42&token=short', 'a token under 16 characters'],
     [`userId=42&token=${TOKEN}%2F`, 'a token with a slash'],
     [`userId=42&token=${'a'.repeat(257)}`, 'a token over 256 characters'],
+    [`userId=42&token=${TOKEN}&region=mars-1`, 'a region that does not exist'],
   ])('when the query is %j (%s), the link is invalid', (query) => {
     expect(parsePasswordLink(new URLSearchParams(query))).toBeNull();
   });
@@ -106,13 +115,40 @@ describe('findTokenRegion', () => {
   const link = { userId: 7, token: TOKEN };
   const state = (value: string) => ({ status: 200, body: { state: value } });
 
-  test('asks the first region for the state of a reset link with the token and the version header', async () => {
+  test('asks the first region for the state of a reset link with the token in a header, never in the URL', async () => {
     const { calls } = fakeApi(() => state('valid'));
     await expect(findTokenRegion('reset', link, targets)).resolves.toEqual({ state: 'valid', target: targets[0] });
     expect(calls).toHaveLength(1);
     expect(calls[0].method).toBe('GET');
-    expect(calls[0].url.href).toBe(`${EUROPE}/core/v1/users/7/password-reset?token=${TOKEN}`);
+    expect(calls[0].url.href).toBe(`${EUROPE}/core/v1/users/7/password-reset`);
+    expect(calls[0].headers.get('cosafe-password-token')).toBe(TOKEN);
     expect(calls[0].headers.get('cosafe-core-api-version')).toBe('1');
+  });
+
+  test.each([
+    ['sa-east-1', BRAZIL, 1],
+    ['eu-north-1', EUROPE, 0],
+  ] as const)(
+    'a link that names %s is checked there only, even when that region does not know it',
+    async (region, origin, index) => {
+      const { calls } = fakeApi(() => state('valid'));
+      await expect(findTokenRegion('reset', { ...link, region }, targets)).resolves.toEqual({
+        state: 'valid',
+        target: targets[index],
+      });
+      expect(calls.map((call) => call.url.origin)).toEqual([origin]);
+      const unknown = fakeApi(() => state('invalid'));
+      await expect(findTokenRegion('set', { ...link, region }, targets)).resolves.toEqual({ state: 'invalid' });
+      expect(unknown.calls.map((call) => call.url.origin)).toEqual([origin]);
+    },
+  );
+
+  test('a link that names a region this app does not serve is invalid, and the token goes nowhere', async () => {
+    const { calls } = fakeApi(() => state('valid'));
+    await expect(findTokenRegion('reset', { ...link, region: 'se-sto' }, targets)).resolves.toEqual({
+      state: 'invalid',
+    });
+    expect(calls).toHaveLength(0);
   });
 
   test('asks about an invitation link at /password-set', async () => {

@@ -1,9 +1,12 @@
+import { type RegionCode, isRegionCode } from '../config/regions';
 import { read, write } from '../login/sign-in-storage';
 
-/** userId and token of an emailed set-password or reset-password link. */
+/** userId, token and region of an emailed set-password or reset-password link. */
 export interface PasswordLink {
   userId: number;
   token: string;
+  /** The region that issued the link, the only one its token is sent to; absent in links emailed before. */
+  region?: RegionCode;
 }
 
 /** The contract's token format: 16-256 characters of the URL-safe base64 alphabet. */
@@ -11,12 +14,14 @@ const TOKEN = /^[A-Za-z0-9_-]{16,256}$/;
 /** A positive id without leading zeros that JavaScript holds exactly. */
 const USER_ID = /^[1-9][0-9]{0,15}$/;
 
-/** Reads the link's query; null when either part is missing or malformed (no server could accept it). */
+/** Reads the link's query; null when a part is missing or malformed (no server could accept it). */
 export function parsePasswordLink(search: URLSearchParams): PasswordLink | null {
   const userId = search.get('userId') ?? '';
   const token = search.get('token') ?? '';
+  const region = search.get('region');
   if (!USER_ID.test(userId) || !Number.isSafeInteger(Number(userId)) || !TOKEN.test(token)) return null;
-  return { userId: Number(userId), token };
+  if (region === null) return { userId: Number(userId), token };
+  return isRegionCode(region) ? { userId: Number(userId), token, region } : null;
 }
 
 const STORED = (kind: string) => `password.${kind}Link`;
@@ -49,6 +54,7 @@ export function withoutPasswordLink(search: URLSearchParams): string {
   const rest = new URLSearchParams(search);
   rest.delete('userId');
   rest.delete('token');
+  rest.delete('region');
   const query = rest.toString();
   return query ? `?${query}` : '';
 }

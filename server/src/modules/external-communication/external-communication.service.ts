@@ -6,6 +6,7 @@ import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
 import { pageOf, type Page, type PageParams } from '../../shared/paging';
+import { spendExternalMessageQuota } from '../../security/sending-quotas';
 import {
   findExternalMessage,
   findSenderSettings,
@@ -127,6 +128,7 @@ export async function sendCecMessage(
   const missing = wanted.find((id) => !groups.some((g) => g.id === id));
   if (missing !== undefined)
     throw new ApiError('CEC_MESSAGE_GROUP_FORBIDDEN', { message: `The message may not be sent to group ${missing}` });
+  await spendExternalMessageQuota(services.throttle, services.config.quotas, tenantId);
   const sentAt = services.now();
   const values = {
     tenant_id: tenantId,

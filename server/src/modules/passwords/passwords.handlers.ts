@@ -1,17 +1,21 @@
+import type { Request } from 'express';
 import type { PartialHandlers } from '../../http/operations';
 import { clientAddress } from '../../shared/client-address';
 import { passwordTokenState, requestPasswordReset, usePasswordToken } from './passwords.service';
 
+/** The link's token, from the header the contract declares (validated there; never a query parameter). */
+const linkToken = (req: Request) => String(req.headers['cosafe-password-token']);
+
 export const passwordsHandlers: PartialHandlers<
   'getPasswordSetToken' | 'setPassword' | 'getPasswordResetToken' | 'resetPassword' | 'requestPasswordReset'
 > = {
-  async getPasswordSetToken({ path, query, req, services }) {
+  async getPasswordSetToken({ path, req, services }) {
     return {
       status: 200,
       body: {
         state: await passwordTokenState(services, {
           userId: path.userId,
-          token: query.token,
+          token: linkToken(req),
           kind: 'set',
           ip: clientAddress(req),
         }),
@@ -28,13 +32,13 @@ export const passwordsHandlers: PartialHandlers<
     });
     return { status: 204 };
   },
-  async getPasswordResetToken({ path, query, req, services }) {
+  async getPasswordResetToken({ path, req, services }) {
     return {
       status: 200,
       body: {
         state: await passwordTokenState(services, {
           userId: path.userId,
-          token: query.token,
+          token: linkToken(req),
           kind: 'reset',
           ip: clientAddress(req),
         }),

@@ -39,9 +39,18 @@ export async function createPasswordToken(services: Services, userId: number, ki
   return token;
 }
 
-/** The sign-in app's page for the token; `lng` opens it in the language of the email that carries it. */
-export const passwordLink = (services: Services, userId: number, kind: TokenKind, token: string, language?: Language) =>
-  `${services.config.signInAppUrl}/${kind === 'set' ? 'set-password' : 'reset-password'}?userId=${userId}&token=${encodeURIComponent(token)}${language ? `&lng=${language}` : ''}`;
+/**
+ * The sign-in app's page for the token; `region` names this region, the only one the app sends the token to, and
+ * `lng` opens the page in the language of the email that carries it.
+ */
+export function passwordLink(services: Services, userId: number, kind: TokenKind, token: string, language?: Language) {
+  const url = new URL(`${services.config.signInAppUrl}/${kind === 'set' ? 'set-password' : 'reset-password'}`);
+  url.searchParams.set('userId', String(userId));
+  url.searchParams.set('token', token);
+  url.searchParams.set('region', services.config.region);
+  if (language) url.searchParams.set('lng', language);
+  return url.href;
+}
 
 async function stateOf(
   services: Services,

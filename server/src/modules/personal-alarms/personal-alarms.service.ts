@@ -8,6 +8,7 @@ import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
 import { pageOf, type Page, type PageParams } from '../../shared/paging';
+import { dispatchesAtOnce, spendAlarmQuota } from '../../security/sending-quotas';
 import {
   countAlarms,
   countReachedUsers,
@@ -42,6 +43,10 @@ const deviceConflict = () =>
   new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The device already has an active personal alarm' });
 const dispatchedConflict = () =>
   new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The personal alarm has already been dispatched' });
+// The quota of alarms that go off at once is counted before the transaction (the throttle is its own statement);
+// an alarm changed meanwhile so that the change would need it after all is refused, to be tried again.
+const changedMeanwhile = () =>
+  new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The personal alarm changed meanwhile; try again' });
 const noRecipients = () =>
   new ApiError('PERSONAL_ALARM_NOT_FOUND_RECIPIENTS', { message: 'No valid recipients found' });
 
@@ -110,6 +115,10 @@ export async function createPersonalAlarm(
   if (body.sender.userId !== auth.userId)
     throw new ApiError('FORBIDDEN', { message: 'A personal alarm can only be started for yourself' });
   const now = services.now();
+  await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, {
+    create: true,
+    immediate: body.active && dispatchesAtOnce(new Date(body.dispatchAt), now),
+  });
   const row = await inTransaction(services, async (trx) => {
     const refs = await recipientsOf(trx, tenantId, auth.userId, body.recipientUserIds, body.groupIds);
     if (body.active && (await findActiveAlarmOnDevice(trx, auth.userId, body.sender.deviceId))) throw deviceConflict();
@@ -183,11 +192,21 @@ export async function updatePersonalAlarm(
   body: UpdateRequest,
 ): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate');
+  const atOnce = body.dispatchAt !== undefined && dispatchesAtOnce(new Date(body.dispatchAt), services.now());
+  let counted = false;
+  if (atOnce) {
+    const current = await findAlarm(services.db, tenantId, id);
+    if (current?.active && current.message_id === null) {
+      await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, { create: false, immediate: true });
+      counted = true;
+    }
+  }
   const row = await inTransaction(services, async (trx) => {
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
     requireOwnerOrOperator(auth, alarm, 'change');
     if (alarm.message_id !== null) throw dispatchedConflict();
+    if (atOnce && alarm.active && !counted) throw changedMeanwhile();
     const changes: AlarmChanges = {};
     if (body.recipientUserIds !== undefined || body.groupIds !== undefined) {
       const current = await selectRecipientRefs(trx, id);
@@ -245,6 +264,15 @@ export async function activatePersonalAlarm(
   id: number,
 ): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate');
+  const now = services.now();
+  const current = await findAlarm(services.db, tenantId, id);
+  const counted =
+    current !== undefined &&
+    !current.active &&
+    current.message_id === null &&
+    dispatchesAtOnce(current.dispatch_at, now);
+  if (counted)
+    await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, { create: false, immediate: true });
   const row = await inTransaction(services, async (trx) => {
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
@@ -252,6 +280,7 @@ export async function activatePersonalAlarm(
     if (alarm.active) return alarm;
     if (alarm.message_id !== null) throw dispatchedConflict();
     if (await findActiveAlarmOnDevice(trx, alarm.user_id, alarm.device_id, alarm.id)) throw deviceConflict();
+    if (!counted && dispatchesAtOnce(alarm.dispatch_at, now)) throw changedMeanwhile();
     const updated = await trx
       .updateTable('personal_alarms')
       .set({ active: true, version: alarm.version + 1, updated_at: services.now() })

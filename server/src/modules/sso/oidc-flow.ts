@@ -12,7 +12,13 @@ import type { SessionBody } from '../sessions';
 import { client, exchangeError, oidcConfiguration, type OidcProvider } from './oidc-client';
 import { skolonProvider, assertSkolonTeacher } from './skolon';
 import { consumeChallenge, findOpenChallengeForUpdate, insertChallenge } from './sso.repository';
-import { challengeLifetimeMs, completeSsoSession, memberByAssertedEmail, ssoTargetOf } from './sso-sessions';
+import {
+  assertedForOwnDomain,
+  challengeLifetimeMs,
+  completeSsoSession,
+  memberByAssertedEmail,
+  ssoTargetOf,
+} from './sso-sessions';
 
 type OidcChallenge = components['schemas']['OidcChallengeRequest'];
 type OidcAnswer = components['schemas']['OidcAnswer'];
@@ -130,6 +136,10 @@ export async function verifyOidcChallenge(
   }
   if (!email.includes('@'))
     throw new ApiError('INVALID_SSO_ID_TOKEN', { message: 'The identity provider did not assert a verified email' });
+  if (!(await assertedForOwnDomain(services, target, email)))
+    throw new ApiError('INVALID_SSO_ID_TOKEN', {
+      message: "The identity provider asserted an address outside the organisation's single sign-on domains",
+    });
   const member = await memberByAssertedEmail(services, target.tenantId, email);
   if (!member)
     throw new ApiError('INVALID_CREDENTIALS', {

@@ -22,7 +22,13 @@ import {
   recordSamlAssertion,
   setSamlCode,
 } from './sso.repository';
-import { challengeLifetimeMs, completeSsoSession, memberByAssertedEmail, ssoTargetOf } from './sso-sessions';
+import {
+  assertedForOwnDomain,
+  challengeLifetimeMs,
+  completeSsoSession,
+  memberByAssertedEmail,
+  ssoTargetOf,
+} from './sso-sessions';
 
 type AcsForm = components['schemas']['SamlAcsForm'];
 export type AcsError = 'saml_validation_failed' | 'user_not_found' | 'unauthorized_organization';
@@ -144,6 +150,8 @@ export async function consumeSamlResponse(services: Services, form: AcsForm): Pr
   }
 
   const email = assertedEmail(profile);
+  if (email && !(await assertedForOwnDomain(services, { tenantId: challenge.tenant_id, kind: 'saml' }, email)))
+    return failed('the asserted address is not at a domain of the organisation');
   if (!email || !(await findUserIdByEmailHash(services.db, emailHash(email))))
     return failed('no such user', 'user_not_found');
   const member = await memberByAssertedEmail(services, challenge.tenant_id, email);

@@ -2,7 +2,9 @@
 // session for that tenant whose SSO factor is unverified, bound to no user (the grant does not look at who the
 // email belongs to, so members and non-members of the domain's tenant get the same answer from the same
 // statements); a challenge belongs to that session; a verified answer binds the session to the user the identity
-// provider asserted (looked up by email inside the same tenant) and issues fresh tokens.
+// provider asserted (looked up by email inside the same tenant) and issues fresh tokens. A domain's identity
+// provider speaks for that domain's addresses only: an asserted address must be at a domain registered to the
+// session's tenant for the same kind of sign-in, or the answer is refused before any account is looked up.
 import { ApiError } from '../../errors';
 import type { SessionCaller } from '../../shared/caller';
 import type { SsoKind } from '../../db/types';
@@ -76,6 +78,21 @@ export async function ssoTargetOf(
     throw new ApiError('INVALID_REDIRECT_URI', { message: 'The redirect URI is not allowed' });
   }
   return { tenantId: auth.ssoTenantId, kind };
+}
+
+/**
+ * Whether the identity provider may speak for this address: its domain (after the last `@`, case-insensitive, no
+ * subdomains) is registered to the sign-in's tenant and kind. Refusals are logged with the domain, never the address.
+ */
+export async function assertedForOwnDomain(services: Services, target: SsoTarget, email: string): Promise<boolean> {
+  const domain = domainOf(email);
+  const row = await findSsoDomain(services.db, domain);
+  if (row?.tenant_id === target.tenantId && row.kind === target.kind) return true;
+  services.logger.warn(
+    { tenantId: target.tenantId, kind: target.kind, assertedDomain: domain },
+    `${target.kind} sign-in refused: the asserted address is not at a domain of the organisation`,
+  );
+  return false;
 }
 
 /** The user the identity provider asserted, if an active member of the tenant. */

@@ -58,11 +58,24 @@ describe('/reset-password', () => {
     expect(input.getAttribute('type')).toBe('password');
     expect(screen.getByLabelText('Repeat the new password').getAttribute('autocomplete')).toBe('new-password');
     expect(calls).toHaveLength(1);
-    expect(calls[0].url.href).toBe(`${EUROPE}/core/v1/users/7/password-reset?token=${TOKEN}`);
+    expect(calls[0].url.href).toBe(`${EUROPE}/core/v1/users/7/password-reset`);
+    expect(calls[0].headers.get('cosafe-password-token')).toBe(TOKEN);
     expect(document.title).toBe('Choose a new password');
   });
 
-  test('when the token lives in Brazil, asks Europe first, then Brazil, and saves the password in Brazil', async () => {
+  test('a link that names Brazil sends the token to Brazil only: the check and the new password', async () => {
+    const { calls } = fakeApi(api('valid', () => ({ status: 204 }), BRAZIL));
+    const { user } = renderApp(`${resetPath}&region=sa-east-1`);
+    await fillIn(user, GOOD);
+    expect(await screen.findByRole('heading', { name: 'Your password has been changed' })).toBeTruthy();
+    expect(calls.map((call) => `${call.method} ${call.url.href}`)).toEqual([
+      `GET ${BRAZIL}/core/v1/users/7/password-reset`,
+      `POST ${BRAZIL}/core/v1/users/7/password-reset`,
+    ]);
+    expect(calls[0].headers.get('cosafe-password-token')).toBe(TOKEN);
+  });
+
+  test('a link without a region (emailed before links named theirs) asks Europe first, then Brazil, and saves the password in Brazil', async () => {
     const { calls } = fakeApi(api('valid', () => ({ status: 204 }), BRAZIL));
     const { user } = renderApp(resetPath);
     await fillIn(user, GOOD);
