@@ -1,11 +1,12 @@
+import { useFormik } from 'formik';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { asFailure } from '../../api/api-failure';
+import { useFormBehaviour } from '../../app/form-behaviour';
 import { byId, useStepEntry } from '../../app/announcer';
 import { lazySchema } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
-import { useForm } from '../../app/use-form';
 import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -53,33 +54,35 @@ export function LoginForm({
   const [credentialsError, setCredentialsError] = useState<Message | null>(null);
   const [leaving, setLeaving] = useState(false);
 
-  const form = useForm<Credentials>({
-    initialValues,
-    validate: lazySchema(() => import('./login-schema').then((m) => m.loginSchema)),
-    onSubmit: async (values) => {
-      setAlert(null);
-      setCredentialsError(null);
-      const credentials = { email: values.email.trim(), password: values.password };
-      storeEmail(credentials.email);
-      try {
-        const { probeRegions, signInAt } = await import('../../login/sign-in-flow');
-        const regions = await probeRegions({ ...credentials, clientType: readClientType(), targets: config.regions });
-        if (regions.length === 0) {
-          setCredentialsError({ key: 'errors.invalidCredentials' });
-        } else if (regions.length > 1) {
-          onSeveralRegions(regions, credentials);
-        } else {
-          const step = await signInAt(regions[0], credentials.email, credentials.password, config.redirectAllowList);
-          setLeaving(step.kind === 'redirect');
-          onNextStep(step);
+  const form = useFormBehaviour(
+    useFormik<Credentials>({
+      initialValues,
+      validate: lazySchema(() => import('./login-schema').then((m) => m.loginSchema)),
+      onSubmit: async (values) => {
+        setAlert(null);
+        setCredentialsError(null);
+        const credentials = { email: values.email.trim(), password: values.password };
+        storeEmail(credentials.email);
+        try {
+          const { probeRegions, signInAt } = await import('../../login/sign-in-flow');
+          const regions = await probeRegions({ ...credentials, clientType: readClientType(), targets: config.regions });
+          if (regions.length === 0) {
+            setCredentialsError({ key: 'errors.invalidCredentials' });
+          } else if (regions.length > 1) {
+            onSeveralRegions(regions, credentials);
+          } else {
+            const step = await signInAt(regions[0], credentials.email, credentials.password, config.redirectAllowList);
+            setLeaving(step.kind === 'redirect');
+            onNextStep(step);
+          }
+        } catch (error) {
+          const message = loginFailureMessage(asFailure(error));
+          if (message.key === 'errors.invalidCredentials') setCredentialsError(message);
+          else setAlert(message);
         }
-      } catch (error) {
-        const message = loginFailureMessage(asFailure(error));
-        if (message.key === 'errors.invalidCredentials') setCredentialsError(message);
-        else setAlert(message);
-      }
-    },
-  });
+      },
+    }),
+  );
 
   const { values, submitCount, isSubmitting } = form;
   useEffect(() => setCredentialsError(null), [values.email, values.password]);
