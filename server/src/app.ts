@@ -45,6 +45,25 @@ export function createApp(services: Services, options: AppOptions = {}): Express
 
   app.use(requestLog(logger));
   app.use(requestMetrics());
+  // CORS before the overload bound: a shed 503 must carry the allowed origin and expose Retry-After, or a browser
+  // reads it as a network failure (and cannot ask again); a preflight is answered here, with no work to shed.
+  app.use(
+    '/core',
+    cors({
+      origin: config.corsOrigins,
+      // accept-language is CORS-safelisted only for plain values; allowing it keeps any value working.
+      allowedHeaders: [
+        'authorization',
+        'content-type',
+        'cosafe-core-api-version',
+        'cosafe-tenant-id',
+        'x-request-id',
+        'accept-language',
+      ],
+      exposedHeaders: ['retry-after', 'x-request-id', 'date'],
+      maxAge: 600,
+    }),
+  );
   // Overload is shed before any other work (docs/decisions.md, Runtime and packaging).
   app.use(boundInFlight(config.runtime));
   app.use(helmet());
@@ -86,23 +105,6 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     res.set('Cache-Control', 'no-store');
     next();
   });
-  app.use(
-    '/core',
-    cors({
-      origin: config.corsOrigins,
-      // accept-language is CORS-safelisted only for plain values; allowing it keeps any value working.
-      allowedHeaders: [
-        'authorization',
-        'content-type',
-        'cosafe-core-api-version',
-        'cosafe-tenant-id',
-        'x-request-id',
-        'accept-language',
-      ],
-      exposedHeaders: ['retry-after', 'x-request-id', 'date'],
-      maxAge: 600,
-    }),
-  );
   app.use('/core', rejectOversizedBodies(parseByteLimit(config.bodyLimit)));
   app.use(
     '/core',

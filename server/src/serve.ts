@@ -32,7 +32,7 @@ export async function serve(telemetry: Telemetry | null): Promise<void> {
 
   const app = createApp(services);
   const server: Server = await new Promise((resolve, reject) => {
-    const s = createHttpServer(app, config.runtime);
+    const s = createHttpServer(app, config.runtime, config.corsOrigins);
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   });

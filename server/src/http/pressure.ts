@@ -15,6 +15,12 @@ export interface PressureOptions {
   maxDelayMs: number;
   /** How often the loop's delay is sampled. */
   sampleMs?: number;
+  /**
+   * Browser origins allowed to call the API (CORS_ORIGINS): a shed answer to one of them carries its CORS headers
+   * (a browser reads an answer without them as a network failure, and never sees Retry-After), and its preflight
+   * goes through (without it the browser never sends the request it announces).
+   */
+  corsOrigins?: readonly string[];
 }
 
 const exempt = new Set(['/healthz', '/readyz', '/metrics']);
@@ -58,12 +64,31 @@ export function shedUnderPressure(app: RequestListener, options: PressureOptions
     };
     timer = setTimeout(sample, sampleMs).unref();
   }
+  const allowedOrigins = new Set(options.corsOrigins ?? []);
   const listener: RequestListener = (req: IncomingMessage, res: ServerResponse) => {
-    if (options.maxDelayMs > 0 && Math.min(delay, previous) > options.maxDelayMs && !exempt.has(pathOf(req.url))) {
+    const origin =
+      typeof req.headers.origin === 'string' && allowedOrigins.has(req.headers.origin) ? req.headers.origin : null;
+    const preflight = req.method === 'OPTIONS' && origin !== null && req.headers['access-control-request-method'];
+    if (
+      options.maxDelayMs > 0 &&
+      Math.min(delay, previous) > options.maxDelayMs &&
+      !exempt.has(pathOf(req.url)) &&
+      !preflight
+    ) {
       overloadRejections.inc();
       // The request's body is not read: the connection closes after the answer, so nothing is left half-read.
       res.shouldKeepAlive = req.method === 'GET' || req.method === 'HEAD' ? res.shouldKeepAlive : false;
-      res.writeHead(503, headers);
+      res.writeHead(
+        503,
+        origin === null
+          ? headers
+          : {
+              ...headers,
+              'Access-Control-Allow-Origin': origin,
+              'Access-Control-Expose-Headers': 'retry-after',
+              Vary: 'Origin',
+            },
+      );
       res.end(body);
       return;
     }

@@ -10,8 +10,10 @@ import { shedUnderPressure } from './pressure';
 export function createHttpServer(
   app: RequestListener,
   runtime: Pick<RuntimeConfig, 'headersTimeoutMs' | 'requestTimeoutMs' | 'maxConnections' | 'maxEventLoopDelayMs'>,
+  /** Browser origins allowed to call the API: their shed answers carry CORS headers (pressure.ts). */
+  corsOrigins: readonly string[] = [],
 ): Server {
-  const gate = shedUnderPressure(app, { maxDelayMs: runtime.maxEventLoopDelayMs });
+  const gate = shedUnderPressure(app, { maxDelayMs: runtime.maxEventLoopDelayMs, corsOrigins });
   const server = http.createServer(
     {
       headersTimeout: Math.min(runtime.headersTimeoutMs, runtime.requestTimeoutMs),

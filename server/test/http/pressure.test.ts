@@ -20,7 +20,7 @@ describe('shedding when the event loop is late', () => {
         seen++;
         res.end(JSON.stringify({ path: req.url }));
       },
-      { maxDelayMs: 100, sampleMs: 200 },
+      { maxDelayMs: 100, sampleMs: 200, corsOrigins: ['http://sign-in.test'] },
     );
     server = http.createServer(gate.listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -69,6 +69,36 @@ describe('shedding when the event loop is late', () => {
       error: expect.objectContaining({ httpStatus: 503, code: 'SERVICE_UNAVAILABLE' }),
     });
     expect(seen).toBe(before);
+  });
+
+  test('a shed answer to an allowed origin carries its CORS headers, so the browser can read it and its Retry-After', async () => {
+    await settle();
+    await overload();
+    const allowed = await fetch(`${base}/core/v1/tenants`, { headers: { origin: 'http://sign-in.test' } });
+    expect(allowed.status).toBe(503);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://sign-in.test');
+    expect(allowed.headers.get('access-control-expose-headers')).toBe('retry-after');
+    expect(allowed.headers.get('vary')).toBe('Origin');
+    const other = await fetch(`${base}/core/v1/tenants`, { headers: { origin: 'https://evil.example' } });
+    expect(other.status).toBe(503);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test("an allowed origin's preflight is not shed (without it the browser never sends the request)", async () => {
+    await settle();
+    await overload();
+    const before = seen;
+    const preflight = await fetch(`${base}/core/v1/tenants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://sign-in.test', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(200);
+    expect(seen).toBe(before + 1);
+    const foreign = await fetch(`${base}/core/v1/tenants`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(foreign.status).toBe(503);
   });
 
   test('health checks and metrics are never shed', async () => {
