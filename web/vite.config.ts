@@ -21,7 +21,8 @@ export default defineConfig(({ mode }) => ({
   plugins: [react(), signInShell({ requiredScriptHash: () => allowedScriptHash(web) })],
   server: { port: 5173, strictPort: true },
   // The preview of a build sends the headers its production host sends (web/deploy/sign-in.conf.template).
-  preview: { port: 5173, strictPort: true, headers: securityHeaders(web, apiOrigins(mode)) },
+  // Vite's own preview port (4173, or the next free one; --port picks another): never the development server's.
+  preview: { headers: securityHeaders(web, apiOrigins(mode)) },
   build: {
     target: 'es2022',
     // No source maps in the build: they would ship the app's whole source to every visitor for nothing.
