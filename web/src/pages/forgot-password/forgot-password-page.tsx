@@ -1,7 +1,7 @@
 import { useFormik } from 'formik';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { asFailure } from '../../api/api-failure';
 import { useFormBehaviour } from '../../app/form-behaviour';
 import { byId, useMovedHere, useStepEntry } from '../../app/announcer';
@@ -28,12 +28,14 @@ export function ForgotPasswordPage() {
   const { t, i18n } = useTranslation();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { alert, setAlert, waiting } = useFormAlert('forgot-submit');
+  const carried: unknown = useLocation().state;
   useDocumentTitle(t('forgotPassword.title'));
   useStepEntry(t('forgotPassword.title'), byId('email'), useMovedHere());
 
   const form = useFormBehaviour(
     useFormik({
-      initialValues: { email: '' },
+      // The email typed on the login form, when the user came from there.
+      initialValues: { email: emailIn(carried) },
       validate: (values) => schemaErrors(forgotPasswordSchema, values),
       onSubmit: async (values) => {
         setAlert(null);
@@ -129,4 +131,9 @@ function Confirmation({ email }: { email: string }) {
       </Link>
     </div>
   );
+}
+
+function emailIn(state: unknown): string {
+  const email = (state as { email?: unknown } | null)?.email;
+  return typeof email === 'string' ? email : '';
 }

@@ -18,7 +18,8 @@ import { type Message, loginFailureMessage } from '../../i18n/failure-messages';
 import { useMessage } from '../../i18n/use-message';
 import type { AvailableRegion } from '../../login/probe-regions';
 import type { NextStep } from '../../login/sign-in';
-import { readClientType, storeEmail } from '../../login/sign-in-storage';
+import { platformOf } from '../../login/platform';
+import { readClientType, readRedirectUrl, storeEmail } from '../../login/sign-in-storage';
 
 export interface Credentials extends Record<string, string> {
   email: string;
@@ -85,6 +86,10 @@ export function LoginForm({
   );
 
   const { values, submitCount, isSubmitting } = form;
+  const [platform] = useState(() => platformOf(readRedirectUrl(), readClientType()));
+  // Before a submit attempt a new error is announced by its field; after one, the focus moves to the first field
+  // in error, which reads it: a live region as well would say it again (twice more for the credentials error).
+  const errorLive = submitCount === 0;
   useEffect(() => setCredentialsError(null), [values.email, values.password]);
   // A new page: its first empty field. Back from another step: the heading, announced.
   useStepEntry(
@@ -112,6 +117,11 @@ export function LoginForm({
       <h1 id="login-title" className="page-title" tabIndex={-1}>
         {t('login.title')}
       </h1>
+      {platform && (
+        <p id="login-platform" className="page-subtitle">
+          {t(`platform.${platform}`)}
+        </p>
+      )}
       {alert && (
         <Alert focus>
           <MessageText message={alert} />
@@ -125,6 +135,7 @@ export function LoginForm({
         onChange={form.handleChange}
         onBlur={form.handleBlur}
         error={shown('email')}
+        errorLive={errorLive}
       />
       <PasswordInput
         id={FIELD_IDS.password}
@@ -136,8 +147,10 @@ export function LoginForm({
         onChange={form.handleChange}
         onBlur={form.handleBlur}
         error={shown('password')}
+        errorLive={errorLive}
       />
-      <Link className="text-link" to="/forgot-password">
+      {/* The email typed so far goes along: the user need not type it again. */}
+      <Link className="text-link" to="/forgot-password" state={{ email: values.email.trim() }}>
         {t('login.forgotPassword')}
       </Link>
       <Button id="login-submit" type="submit" variant="primary" busy={isSubmitting || leaving} disabled={waiting}>

@@ -313,7 +313,7 @@ describe('/login', () => {
     expect(password.getAttribute('type')).toBe('password');
     await user.click(screen.getByRole('button', { name: 'Show password' }));
     expect(password.getAttribute('type')).toBe('text');
-    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    await user.click(screen.getByRole('button', { name: 'Show password', pressed: true }));
     expect(password.getAttribute('type')).toBe('password');
   });
 

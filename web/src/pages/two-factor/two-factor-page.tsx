@@ -33,7 +33,7 @@ export function TwoFactorPage() {
 }
 
 function TwoFactor({ pending }: { pending: PendingSession }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const translate = useMessage();
   const navigate = useNavigate();
   const followNextStep = useFollowNextStep();
@@ -125,10 +125,13 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
           </>
         ) : (
           <>
+            {challenge.limitUntil !== null && (
+              <p>{t('twoFactor.codeLimitReached', { time: clockTime(challenge.limitUntil, i18n.language) })}</p>
+            )}
             <p>
               {challenge.sent
                 ? t('twoFactor.sentTo', { destination: challenge.sent.sentTo })
-                : challenge.sentRecently
+                : challenge.sentRecently && challenge.limitUntil === null
                   ? t('twoFactor.sentRecently')
                   : challenge.requesting && t('twoFactor.sending')}
             </p>
@@ -190,4 +193,9 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
       </form>
     </section>
   );
+}
+
+/** The time of day of a client instant, as the user's language writes it (14:05, 2:05 PM). */
+function clockTime(at: number, language: string): string {
+  return new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit' }).format(new Date(at));
 }
