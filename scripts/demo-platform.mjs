@@ -166,6 +166,8 @@ const server = createServer((req, res) => {
   const match = pathname.match(/^\/(admin|app|academy)\/login$/);
   if (match) res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : loginPage(match[1]));
   else if (pathname === '/') res.writeHead(200, headers).end(req.method === 'HEAD' ? undefined : indexPage());
+  // The browser asks every site for an icon: no icon, and no 404 in the console of a normal sign-in.
+  else if (pathname === '/favicon.ico') res.writeHead(204, headers).end();
   else res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
 });
 

@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { blockedPortProblem } from './blocked-ports.mjs';
 import { createFormatter } from './dev-log.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -20,6 +21,18 @@ const ports = {
   demo: port('DEMO_PLATFORM_PORT', 4100),
   idp: port('DEV_IDP_PORT', 4300),
 };
+// A port browsers refuse would start a server that answers curl and never the browser: stop with one line.
+const blocked = blockedPortProblem({
+  EU_NORTH_1_PORT: ports.eu,
+  SA_EAST_1_PORT: ports.sa,
+  WEB_PORT: ports.web,
+  DEMO_PLATFORM_PORT: ports.demo,
+  DEV_IDP_PORT: ports.idp,
+});
+if (blocked) {
+  console.error(blocked);
+  process.exit(1);
+}
 const dataRoot = resolve(root, process.env.DATA_ROOT || 'data');
 const regions = [
   { region: 'eu-north-1', label: 'Sweden/Europe', port: ports.eu },

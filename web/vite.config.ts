@@ -19,21 +19,10 @@ function apiOrigins(mode: string): string[] {
 
 export default defineConfig(({ mode }) => ({
   plugins: [react(), signInShell({ requiredScriptHash: () => allowedScriptHash(web) })],
-  resolve:
-    mode === 'production'
-      ? {
-          alias: [
-            { find: /^react$/, replacement: `${web}/src/runtime/react-on-preact.js` },
-            { find: /^react-dom$/, replacement: 'preact/compat' },
-            { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-            { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-            { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-          ],
-        }
-      : undefined,
   server: { port: 5173, strictPort: true },
   // The preview of a build sends the headers its production host sends (web/deploy/sign-in.conf.template).
-  preview: { port: 5173, strictPort: true, headers: securityHeaders(web, apiOrigins(mode)) },
+  // Vite's own preview port (4173, or the next free one; --port picks another): never the development server's.
+  preview: { headers: securityHeaders(web, apiOrigins(mode)) },
   build: {
     target: 'es2022',
     // No source maps in the build: they would ship the app's whole source to every visitor for nothing.

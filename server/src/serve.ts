@@ -46,7 +46,7 @@ export async function serve(telemetry: Telemetry | null): Promise<void> {
   const app = createApp(services);
   stage = 'listen';
   const server: Server = await new Promise<Server>((resolve, reject) => {
-    const s = createHttpServer(app, config.runtime, logger, errorShapes);
+    const s = createHttpServer(app, config.runtime, { logger, errorShapes, corsOrigins: config.corsOrigins });
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   }).catch(fail);

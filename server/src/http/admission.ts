@@ -46,6 +46,12 @@ export interface AdmissionOptions {
   hashingFull?: () => boolean;
   /** Parts of the API that answer in their own error shape (SCIM); elsewhere the platform envelope. */
   errorShapes?: readonly ErrorShape[];
+  /**
+   * Browser origins allowed to call the API (CORS_ORIGINS): a refusal sent to one carries its CORS headers (a
+   * browser reads an answer without them as a network failure, and never sees Retry-After), and its preflight is
+   * never refused (it costs no work, and without it the browser never sends the request it announces).
+   */
+  corsOrigins?: readonly string[];
 }
 
 const exempt = new Set(['/healthz', '/readyz', '/metrics']);
@@ -159,6 +165,9 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   );
   const refusalFor = (path: string) =>
     (shapes.length ? shapedRefusals.get(shapeOf(shapes, path)!) : undefined) ?? platformRefusal;
+  const allowedOrigins = new Set(options.corsOrigins ?? []);
+  const allowedOrigin = (req: IncomingMessage) =>
+    typeof req.headers.origin === 'string' && allowedOrigins.has(req.headers.origin) ? req.headers.origin : null;
   const running = { a: 0, b: 0, c: 0 };
   const queues = { a: new Queue(), c: new Queue() };
   let queuedCount = 0;
@@ -190,7 +199,18 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
     // The body is not read: a request that may carry one closes its connection after the answer.
     if (req.method !== 'GET' && req.method !== 'HEAD') res.shouldKeepAlive = false;
     const answer = refusalFor(pathOf(req.url));
-    res.writeHead(503, answer.headers);
+    const origin = allowedOrigin(req);
+    res.writeHead(
+      503,
+      origin === null
+        ? answer.headers
+        : {
+            ...answer.headers,
+            'Access-Control-Allow-Origin': origin,
+            'Access-Control-Expose-Headers': 'retry-after',
+            Vary: 'Origin',
+          },
+    );
     res.end(answer.body);
   };
 
@@ -240,6 +260,8 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   const listener: RequestListener = (req, res) => {
     const cls = classify(req);
     if (cls === null) return app(req, res);
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] && allowedOrigin(req) !== null)
+      return app(req, res);
     const at = performance.now();
     if (cls === 'b') {
       if (running.b >= options.signInSlots() || options.hashingFull?.())

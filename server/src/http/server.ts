@@ -32,11 +32,18 @@ import { closeGently } from './body-limit';
 import { shareConnections } from './connection-share';
 import { answerClientError, type ErrorShape } from './error-shapes';
 
+export interface ServerOptions {
+  logger?: Logger;
+  /** Parts of the API with their own error shape (SCIM), for refusals and the HTTP parser's answers. */
+  errorShapes?: readonly ErrorShape[];
+  /** Browser origins allowed to call the API: their refusals carry CORS headers, their preflights pass. */
+  corsOrigins?: readonly string[];
+}
+
 export function createHttpServer(
   app: RequestListener,
   runtime: ServerBounds,
-  logger: Logger = createLogger('warn'),
-  errorShapes: readonly ErrorShape[] = [],
+  { logger = createLogger('warn'), errorShapes = [], corsOrigins = [] }: ServerOptions = {},
 ): Server & { admission: Admission } {
   const hashing = configureHashing(runtime.hashConcurrency);
   const admission = admit(
@@ -51,6 +58,7 @@ export function createHttpServer(
       signInSlots: () => runtime.hashConcurrency + runtime.hashQueue,
       hashingFull: () => hashing.full,
       errorShapes,
+      corsOrigins,
     },
     logger,
   );

@@ -1,7 +1,9 @@
-// Development only: every message the dev outbox "sent", newest first, so codes and links can be read.
+// Development only: every message the dev outbox "sent", newest first, so codes and links can be read: a page for
+// a browser (dev-outbox-page.ts), JSON for tests and scripts (Accept: application/json, or no type named).
 import { Router } from 'express';
 import { ApiError } from '../errors';
 import type { Services } from '../services';
+import { outboxPage } from './dev-outbox-page';
 
 export function devOutboxRouter(services: Services): Router {
   const router = Router();
@@ -16,7 +18,9 @@ export function devOutboxRouter(services: Services): Router {
         .orderBy('id', 'desc')
         .limit(100);
       if (to !== undefined) query = query.where('recipient', '=', to);
-      res.json({ data: await query.execute() });
+      const rows = await query.execute();
+      if (req.accepts(['json', 'html']) === 'html') res.type('html').send(outboxPage(rows));
+      else res.json({ data: rows });
     } catch (error) {
       next(error);
     }

@@ -70,7 +70,7 @@ describe('SCIM error shapes: RFC 7644 section 3.12', () => {
 
 describe('SCIM error shapes before the app: RFC 7644 section 3.12', () => {
   test('431 for headers too large is a SCIM error on SCIM paths; elsewhere what Node.js answers', async () => {
-    const server = createHttpServer(ctx.app, ctx.config.runtime, createLogger('silent'), errorShapes);
+    const server = createHttpServer(ctx.app, ctx.config.runtime, { logger: createLogger('silent'), errorShapes });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
     const send = (path: string) =>
@@ -104,7 +104,7 @@ describe('SCIM error shapes before the app: RFC 7644 section 3.12', () => {
   test('503 refused by admission control is a SCIM error with Retry-After on SCIM paths; elsewhere the platform envelope', async () => {
     // One slot, no queue: while one request is held, the next of every class is refused at the door.
     const runtime = { ...ctx.config.runtime, minInFlight: 1, maxInFlight: 1, maxQueued: 0 };
-    const server = createHttpServer(ctx.app, runtime, createLogger('silent'), errorShapes);
+    const server = createHttpServer(ctx.app, runtime, { logger: createLogger('silent'), errorShapes });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const auth = { authorization: `Bearer ${key}` };

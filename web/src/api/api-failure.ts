@@ -17,6 +17,11 @@ export class ApiFailure extends Error {
     readonly clockOffsetMs = 0,
     /** The `rule` of each issue of a BAD_REQUEST answer that names one (PASSWORD_TOO_SHORT…), in the server's order. */
     readonly issueRules: readonly string[] = [],
+    /**
+     * Shed at the door (503 SERVICE_UNAVAILABLE with Retry-After): the server did not process the request, so
+     * asking again is safe; the user is told the service is busy.
+     */
+    readonly shed = false,
   ) {
     super(`${code} (${httpStatus})`);
     this.name = 'ApiFailure';
@@ -26,6 +31,24 @@ export class ApiFailure extends Error {
 function isErrorResponse(body: unknown): body is ErrorResponse {
   const error = (body as ErrorResponse | null)?.error;
   return (body as ErrorResponse | null)?.status === 'error' && typeof error?.code === 'string';
+}
+
+/** Retry-After in ms (seconds or an HTTP date), or null when absent or unreadable. */
+export function retryAfterMs(response: Response, now = Date.now()): number | null {
+  const value = response.headers.get('retry-after')?.trim();
+  if (!value) return null;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** A 503 SERVICE_UNAVAILABLE answer with Retry-After: a request the server refused before doing any of it. */
+export function isShed(body: unknown, response: Response): boolean {
+  return (
+    response.status === 503 &&
+    retryAfterMs(response) !== null &&
+    (!isErrorResponse(body) || body.error.code === 'SERVICE_UNAVAILABLE')
+  );
 }
 
 function retryAfterAsInstant(response: Response, serverNow: number): string | undefined {
@@ -41,7 +64,11 @@ export function toApiFailure(body: unknown, response: Response, clockOffsetMs: n
     const issueRules = (body.error.issues ?? []).flatMap((issue) =>
       typeof issue?.rule === 'string' ? [issue.rule] : [],
     );
-    return new ApiFailure(body.error.code, response.status, unavailableUntil, clockOffsetMs, issueRules);
+    const shed = isShed(body, response);
+    return new ApiFailure(body.error.code, response.status, unavailableUntil, clockOffsetMs, issueRules, shed);
+  }
+  if (isShed(body, response)) {
+    return new ApiFailure('SERVICE_UNAVAILABLE', 503, undefined, clockOffsetMs, [], true);
   }
   if (response.status === 429) {
     return new ApiFailure('TOO_MANY_REQUESTS', 429, retryAfterAsInstant(response, serverNow), clockOffsetMs);

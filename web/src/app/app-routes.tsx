@@ -4,20 +4,13 @@ import { config } from '../config/config';
 import { InvalidRedirectPage } from '../pages/invalid-redirect/invalid-redirect-page';
 import { LoginPage } from '../pages/login/login-page';
 import { Layout } from './layout';
+import { loadForgotPasswordPage, loadNewPasswordPage, loadSsoReturnPage, loadTwoFactorPage } from './page-loaders';
 
 // The login screen is what nearly every visit needs; the other pages load when first shown.
-const TwoFactorPage = lazy(() =>
-  import('../pages/two-factor/two-factor-page').then((m) => ({ default: m.TwoFactorPage })),
-);
-const ForgotPasswordPage = lazy(() =>
-  import('../pages/forgot-password/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })),
-);
-const NewPasswordPage = lazy(() =>
-  import('../pages/new-password/new-password-page').then((m) => ({ default: m.NewPasswordPage })),
-);
-const SsoReturnPage = lazy(() =>
-  import('../pages/sso-return/sso-return-page').then((m) => ({ default: m.SsoReturnPage })),
-);
+const TwoFactorPage = lazy(() => loadTwoFactorPage().then((m) => ({ default: m.TwoFactorPage })));
+const ForgotPasswordPage = lazy(() => loadForgotPasswordPage().then((m) => ({ default: m.ForgotPasswordPage })));
+const NewPasswordPage = lazy(() => loadNewPasswordPage().then((m) => ({ default: m.NewPasswordPage })));
+const SsoReturnPage = lazy(() => loadSsoReturnPage().then((m) => ({ default: m.SsoReturnPage })));
 
 /**
  * Any other path goes to /login, keeping the query (a platform linking to / still passes its redirectUrl). On the

@@ -14,11 +14,16 @@ interface FieldProps {
   error?: string;
   /** A passing remark about what is being typed (Caps Lock is on), announced politely. */
   notice?: string;
+  /**
+   * Whether a new error is announced by the field's live region (default). Off where the error is read otherwise:
+   * after a submit attempt the focus moves to the first field in error, which reads it through aria-describedby.
+   */
+  errorLive?: boolean;
   children: (parts: FieldParts) => ReactNode;
 }
 
 /** Label, control, helper message, notice and error text, tied together for assistive technology. */
-export function Field({ id, label, message, error, notice, children }: FieldProps) {
+export function Field({ id, label, message, error, notice, errorLive = true, children }: FieldProps) {
   const messageId = message ? `${id}-message` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const noticeId = notice ? `${id}-notice` : undefined;
@@ -34,13 +39,9 @@ export function Field({ id, label, message, error, notice, children }: FieldProp
           {message}
         </p>
       )}
+      {error && !errorLive && errorText(errorId, error)}
       <div aria-live="polite">
-        {error && (
-          <p id={errorId} className="field__error">
-            <Icon name="alert-circle" size={16} />
-            {error}
-          </p>
-        )}
+        {error && errorLive && errorText(errorId, error)}
         {notice && (
           <p id={noticeId} className="field__notice">
             <Icon name="alert-triangle" size={16} />
@@ -49,5 +50,14 @@ export function Field({ id, label, message, error, notice, children }: FieldProp
         )}
       </div>
     </div>
+  );
+}
+
+function errorText(id: string | undefined, error: string) {
+  return (
+    <p id={id} className="field__error">
+      <Icon name="alert-circle" size={16} />
+      {error}
+    </p>
   );
 }

@@ -10,7 +10,9 @@ export function PasswordInput({ onKeyDown, onKeyUp, onBlur, ...props }: Password
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   const [capsLock, setCapsLock] = useState(false);
-  const toggleLabel = visible ? t('passwordInput.hide') : t('passwordInput.show');
+  // One name whatever the state, which aria-pressed carries: a name that changed with it was read out twice
+  // ("Hide password, pressed").
+  const toggleLabel = t('passwordInput.show');
   const sense = (event: KeyboardEvent<HTMLInputElement>) => setCapsLock(event.getModifierState('CapsLock'));
   return (
     <TextInput

@@ -7,13 +7,25 @@ export interface TextInputProps extends Omit<ComponentProps<'input'>, 'id'> {
   message?: string;
   error?: string;
   notice?: string;
+  /** See Field: whether a new error is announced by the field's live region. */
+  errorLive?: boolean;
   /** Content after the input inside its frame (a button, an icon). */
   trailing?: ReactNode;
 }
 
-export function TextInput({ id, label, message, error, notice, trailing, className, ...input }: TextInputProps) {
+export function TextInput({
+  id,
+  label,
+  message,
+  error,
+  notice,
+  errorLive,
+  trailing,
+  className,
+  ...input
+}: TextInputProps) {
   return (
-    <Field id={id} label={label} message={message} error={error} notice={notice}>
+    <Field id={id} label={label} message={message} error={error} notice={notice} errorLive={errorLive}>
       {({ describedBy, invalid }) => (
         <div className="field__control">
           <input

@@ -23,8 +23,15 @@ export function rateLimitedMessage(failure: ApiFailure): Message {
   return until === null ? { key: 'errors.tooManyRequests' } : { key: 'errors.rateLimited', until };
 }
 
+/**
+ * A request shed at the door, already asked again once (api/call.ts): the region is busy. Never "Something went
+ * wrong" or "Wrong login": nothing went wrong with what the user did.
+ */
+export const BUSY: Message = { key: 'errors.busy' };
+
 /** Spec section 8, login screen. INVALID_CREDENTIALS is shown on both fields, the rest above the form. */
 export function loginFailureMessage(failure: ApiFailure): Message {
+  if (failure.shed) return BUSY;
   switch (failure.code) {
     case 'INVALID_CREDENTIALS':
       return { key: 'errors.invalidCredentials' };
@@ -39,6 +46,7 @@ export function loginFailureMessage(failure: ApiFailure): Message {
 
 /** Spec section 8, 2FA screen. */
 export function twoFactorFailureMessage(failure: ApiFailure): Message {
+  if (failure.shed) return BUSY;
   switch (failure.code) {
     case 'TOO_MANY_REQUESTS':
       return { key: 'errors.tooManyRequests' };

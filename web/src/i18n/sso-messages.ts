@@ -1,6 +1,6 @@
 import { ApiFailure, asFailure } from '../api/api-failure';
 import { SsoFailure, type SsoProblem } from '../login/sso-flow';
-import { type Message, rateLimitedMessage } from './failure-messages';
+import { BUSY, type Message, rateLimitedMessage } from './failure-messages';
 
 const PROBLEM_KEYS: Record<SsoProblem, string> = {
   NO_SSO_FOR_DOMAIN: 'sso.errors.noSso',
@@ -22,6 +22,7 @@ const PROBLEM_KEYS: Record<SsoProblem, string> = {
 export function ssoFailureMessage(error: unknown, stage: 'start' | 'finish'): Message {
   if (error instanceof SsoFailure) return { key: PROBLEM_KEYS[error.problem] };
   const failure = error instanceof ApiFailure ? error : asFailure(error);
+  if (failure.shed) return BUSY;
   switch (failure.code) {
     case 'INVALID_SSO_CONFIGURATION':
     case 'INVALID_REDIRECT_URI':

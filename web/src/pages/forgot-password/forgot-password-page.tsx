@@ -1,12 +1,13 @@
+import { useFormik } from 'formik';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { asFailure } from '../../api/api-failure';
+import { useFormBehaviour } from '../../app/form-behaviour';
 import { byId, useMovedHere, useStepEntry } from '../../app/announcer';
 import { schemaErrors } from '../../app/schema-validation';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
-import { useForm } from '../../app/use-form';
 import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -27,28 +28,32 @@ export function ForgotPasswordPage() {
   const { t, i18n } = useTranslation();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { alert, setAlert, waiting } = useFormAlert('forgot-submit');
+  const carried: unknown = useLocation().state;
   useDocumentTitle(t('forgotPassword.title'));
   useStepEntry(t('forgotPassword.title'), byId('email'), useMovedHere());
 
-  const form = useForm({
-    initialValues: { email: '' },
-    validate: (values) => schemaErrors(forgotPasswordSchema, values),
-    onSubmit: async (values) => {
-      setAlert(null);
-      const email = values.email.trim();
-      try {
-        await requestResetEverywhere({
-          email,
-          clientType: readClientType(),
-          targets: config.regions,
-          language: i18n.language,
-        });
-        setSentTo(email);
-      } catch (error) {
-        setAlert(passwordFailureMessage(asFailure(error)));
-      }
-    },
-  });
+  const form = useFormBehaviour(
+    useFormik({
+      // The email typed on the login form, when the user came from there.
+      initialValues: { email: emailIn(carried) },
+      validate: (values) => schemaErrors(forgotPasswordSchema, values),
+      onSubmit: async (values) => {
+        setAlert(null);
+        const email = values.email.trim();
+        try {
+          await requestResetEverywhere({
+            email,
+            clientType: readClientType(),
+            targets: config.regions,
+            language: i18n.language,
+          });
+          setSentTo(email);
+        } catch (error) {
+          setAlert(passwordFailureMessage(asFailure(error)));
+        }
+      },
+    }),
+  );
 
   const errorKey = form.shownError('email');
   useFocusFirstError(form.submitCount, form.isSubmitting, errorKey ? ['email'] : []);
@@ -126,4 +131,9 @@ function Confirmation({ email }: { email: string }) {
       </Link>
     </div>
   );
+}
+
+function emailIn(state: unknown): string {
+  const email = (state as { email?: unknown } | null)?.email;
+  return typeof email === 'string' ? email : '';
 }

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
+import { loadTwoFactorPage } from '../../app/page-loaders';
 import { browserLocation } from '../../login/browser-location';
 import type { NextStep } from '../../login/sign-in';
 
@@ -12,7 +13,12 @@ export function useFollowNextStep(): (step: NextStep) => void {
   const navigate = useNavigate();
   return useCallback(
     (step: NextStep) => {
-      if (step.kind === 'two-factor') navigate('/login/2fa');
+      // The code page is loaded first, so the address and the screen change together (a page that fails to load
+      // still gets the navigation, and its error page).
+      if (step.kind === 'two-factor')
+        void loadTwoFactorPage()
+          .catch(() => undefined)
+          .then(() => navigate('/login/2fa'));
       else if (step.kind === 'invalid-redirect') navigate('/invalid-redirect', { replace: true });
       else browserLocation.replace(step.url);
     },

@@ -1,11 +1,12 @@
+import { useFormik } from 'formik';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { asFailure } from '../../api/api-failure';
+import { useFormBehaviour } from '../../app/form-behaviour';
 import { byId, useStepEntry } from '../../app/announcer';
 import { lazySchema } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
-import { useForm } from '../../app/use-form';
 import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -17,7 +18,8 @@ import { type Message, loginFailureMessage } from '../../i18n/failure-messages';
 import { useMessage } from '../../i18n/use-message';
 import type { AvailableRegion } from '../../login/probe-regions';
 import type { NextStep } from '../../login/sign-in';
-import { readClientType, storeEmail } from '../../login/sign-in-storage';
+import { platformOf } from '../../login/platform';
+import { readClientType, readRedirectUrl, storeEmail } from '../../login/sign-in-storage';
 
 export interface Credentials extends Record<string, string> {
   email: string;
@@ -53,35 +55,41 @@ export function LoginForm({
   const [credentialsError, setCredentialsError] = useState<Message | null>(null);
   const [leaving, setLeaving] = useState(false);
 
-  const form = useForm<Credentials>({
-    initialValues,
-    validate: lazySchema(() => import('./login-schema').then((m) => m.loginSchema)),
-    onSubmit: async (values) => {
-      setAlert(null);
-      setCredentialsError(null);
-      const credentials = { email: values.email.trim(), password: values.password };
-      storeEmail(credentials.email);
-      try {
-        const { probeRegions, signInAt } = await import('../../login/sign-in-flow');
-        const regions = await probeRegions({ ...credentials, clientType: readClientType(), targets: config.regions });
-        if (regions.length === 0) {
-          setCredentialsError({ key: 'errors.invalidCredentials' });
-        } else if (regions.length > 1) {
-          onSeveralRegions(regions, credentials);
-        } else {
-          const step = await signInAt(regions[0], credentials.email, credentials.password, config.redirectAllowList);
-          setLeaving(step.kind === 'redirect');
-          onNextStep(step);
+  const form = useFormBehaviour(
+    useFormik<Credentials>({
+      initialValues,
+      validate: lazySchema(() => import('./login-schema').then((m) => m.loginSchema)),
+      onSubmit: async (values) => {
+        setAlert(null);
+        setCredentialsError(null);
+        const credentials = { email: values.email.trim(), password: values.password };
+        storeEmail(credentials.email);
+        try {
+          const { probeRegions, signInAt } = await import('../../login/sign-in-flow');
+          const regions = await probeRegions({ ...credentials, clientType: readClientType(), targets: config.regions });
+          if (regions.length === 0) {
+            setCredentialsError({ key: 'errors.invalidCredentials' });
+          } else if (regions.length > 1) {
+            onSeveralRegions(regions, credentials);
+          } else {
+            const step = await signInAt(regions[0], credentials.email, credentials.password, config.redirectAllowList);
+            setLeaving(step.kind === 'redirect');
+            onNextStep(step);
+          }
+        } catch (error) {
+          const message = loginFailureMessage(asFailure(error));
+          if (message.key === 'errors.invalidCredentials') setCredentialsError(message);
+          else setAlert(message);
         }
-      } catch (error) {
-        const message = loginFailureMessage(asFailure(error));
-        if (message.key === 'errors.invalidCredentials') setCredentialsError(message);
-        else setAlert(message);
-      }
-    },
-  });
+      },
+    }),
+  );
 
   const { values, submitCount, isSubmitting } = form;
+  const [platform] = useState(() => platformOf(readRedirectUrl(), readClientType()));
+  // Before a submit attempt a new error is announced by its field; after one, the focus moves to the first field
+  // in error, which reads it: a live region as well would say it again (twice more for the credentials error).
+  const errorLive = submitCount === 0;
   useEffect(() => setCredentialsError(null), [values.email, values.password]);
   // A new page: its first empty field. Back from another step: the heading, announced.
   useStepEntry(
@@ -109,6 +117,11 @@ export function LoginForm({
       <h1 id="login-title" className="page-title" tabIndex={-1}>
         {t('login.title')}
       </h1>
+      {platform && (
+        <p id="login-platform" className="page-subtitle">
+          {t(`platform.${platform}`)}
+        </p>
+      )}
       {alert && (
         <Alert focus>
           <MessageText message={alert} />
@@ -122,6 +135,7 @@ export function LoginForm({
         onChange={form.handleChange}
         onBlur={form.handleBlur}
         error={shown('email')}
+        errorLive={errorLive}
       />
       <PasswordInput
         id={FIELD_IDS.password}
@@ -133,8 +147,10 @@ export function LoginForm({
         onChange={form.handleChange}
         onBlur={form.handleBlur}
         error={shown('password')}
+        errorLive={errorLive}
       />
-      <Link className="text-link" to="/forgot-password">
+      {/* The email typed so far goes along: the user need not type it again. */}
+      <Link className="text-link" to="/forgot-password" state={{ email: values.email.trim() }}>
         {t('login.forgotPassword')}
       </Link>
       <Button id="login-submit" type="submit" variant="primary" busy={isSubmitting || leaving} disabled={waiting}>

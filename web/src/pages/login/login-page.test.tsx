@@ -231,6 +231,33 @@ describe('/login', () => {
     expect(screen.queryByText(/English for developers/)).toBeNull();
   });
 
+  test('when a region sheds the probe at the door (503 with Retry-After), asks it once more and signs in', async () => {
+    let shedOnce = true;
+    const { calls } = fakeApi((call) => {
+      if (call.url.origin === EUROPE && call.url.pathname.startsWith('/core/v1/probes/') && shedOnce) {
+        shedOnce = false;
+        return { ...apiError(503, 'SERVICE_UNAVAILABLE'), headers: { 'retry-after': '0' } };
+      }
+      return europeOnly()(call);
+    });
+    const leave = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
+    const { user } = renderApp(loginPath());
+    await fillIn(user, 'anna@demo.test', 'secret');
+    await waitFor(() => expect(leave).toHaveBeenCalled());
+    const europeProbes = calls.filter((c) => c.url.origin === EUROPE && c.url.pathname.startsWith('/core/v1/probes/'));
+    expect(europeProbes).toHaveLength(2);
+  });
+
+  test('when every region sheds the probe twice, says the service is busy, never Something went wrong or Wrong login', async () => {
+    const { calls } = fakeApi(() => ({ ...apiError(503, 'SERVICE_UNAVAILABLE'), headers: { 'retry-after': '0' } }));
+    const { user } = renderApp(loginPath());
+    await fillIn(user, 'anna@demo.test', 'secret');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The service is busy right now. Please try again in a moment.',
+    );
+    expect(calls.filter((c) => c.url.pathname.startsWith('/core/v1/probes/'))).toHaveLength(4);
+  });
+
   test('when a probe answers 429, says how long to wait', async () => {
     const until = new Date(Date.now() + 90_000).toISOString();
     fakeApi(() => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: until }));
@@ -286,7 +313,7 @@ describe('/login', () => {
     expect(password.getAttribute('type')).toBe('password');
     await user.click(screen.getByRole('button', { name: 'Show password' }));
     expect(password.getAttribute('type')).toBe('text');
-    await user.click(screen.getByRole('button', { name: 'Hide password' }));
+    await user.click(screen.getByRole('button', { name: 'Show password', pressed: true }));
     expect(password.getAttribute('type')).toBe('password');
   });
 

@@ -1,10 +1,11 @@
+import { useFormik } from 'formik';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { asFailure } from '../../api/api-failure';
+import { useFormBehaviour } from '../../app/form-behaviour';
 import { byId, useStepEntry } from '../../app/announcer';
 import { lazySchema } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
-import { useForm } from '../../app/use-form';
 import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -32,23 +33,25 @@ export default function RegionStep({ regions, credentials, onBack, onNextStep }:
   const [leaving, setLeaving] = useState(false);
   useStepEntry(t('region.title'), byId('region-title'), true);
 
-  const form = useForm({
-    initialValues: { region: '' },
-    validate: lazySchema(() => import('./login-schema').then((m) => m.regionSchema)),
-    onSubmit: async ({ region }) => {
-      setAlert(null);
-      const target = regions.find((candidate) => candidate.region === region);
-      if (!target) return;
-      try {
-        const { signInAt } = await import('../../login/sign-in-flow');
-        const step = await signInAt(target, credentials.email, credentials.password, config.redirectAllowList);
-        setLeaving(step.kind === 'redirect');
-        onNextStep(step);
-      } catch (error) {
-        setAlert(loginFailureMessage(asFailure(error)));
-      }
-    },
-  });
+  const form = useFormBehaviour(
+    useFormik({
+      initialValues: { region: '' },
+      validate: lazySchema(() => import('./login-schema').then((m) => m.regionSchema)),
+      onSubmit: async ({ region }) => {
+        setAlert(null);
+        const target = regions.find((candidate) => candidate.region === region);
+        if (!target) return;
+        try {
+          const { signInAt } = await import('../../login/sign-in-flow');
+          const step = await signInAt(target, credentials.email, credentials.password, config.redirectAllowList);
+          setLeaving(step.kind === 'redirect');
+          onNextStep(step);
+        } catch (error) {
+          setAlert(loginFailureMessage(asFailure(error)));
+        }
+      },
+    }),
+  );
 
   const errorKey = form.shownError('region');
   useFocusFirstError(form.submitCount, form.isSubmitting, errorKey ? ['region'] : []);

@@ -1,10 +1,11 @@
+import { useFormik } from 'formik';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFormBehaviour } from '../../app/form-behaviour';
 import { byId, useStepEntry } from '../../app/announcer';
 import { lazySchema } from '../../app/schema-validation';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
-import { useForm } from '../../app/use-form';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { useCountdown } from '../../components/countdown';
@@ -87,22 +88,24 @@ function SsoEmailForm({
   useDocumentTitle(t('sso.title'));
   useStepEntry(t('sso.title'), byId('sso-title'), true);
 
-  const form = useForm({
-    initialValues: { email: initialEmail },
-    validate: lazySchema(() => import('./login-schema').then((m) => m.ssoSchema)),
-    onSubmit: async (values) => {
-      clear();
-      const email = values.email.trim();
-      try {
-        const targets = await probeSsoRegions({ email, clientType: readClientType(), targets: config.regions });
-        if (targets.length === 0) throw new SsoFailure('NO_SSO_FOR_DOMAIN');
-        if (targets.length > 1) onSeveralRegions(email, targets);
-        else await leaveFor(targets[0], email);
-      } catch (error) {
-        fail(error);
-      }
-    },
-  });
+  const form = useFormBehaviour(
+    useFormik({
+      initialValues: { email: initialEmail },
+      validate: lazySchema(() => import('./login-schema').then((m) => m.ssoSchema)),
+      onSubmit: async (values) => {
+        clear();
+        const email = values.email.trim();
+        try {
+          const targets = await probeSsoRegions({ email, clientType: readClientType(), targets: config.regions });
+          if (targets.length === 0) throw new SsoFailure('NO_SSO_FOR_DOMAIN');
+          if (targets.length > 1) onSeveralRegions(email, targets);
+          else await leaveFor(targets[0], email);
+        } catch (error) {
+          fail(error);
+        }
+      },
+    }),
+  );
   const { values, submitCount, isSubmitting } = form;
   useEffect(clear, [values.email, clear]);
 
@@ -155,20 +158,22 @@ function SsoRegionChoice({ email, targets, onBack }: { email: string; targets: S
   useDocumentTitle(t('region.title'));
   useStepEntry(t('region.title'), byId('sso-region-title'), true);
 
-  const form = useForm({
-    initialValues: { region: '' },
-    validate: lazySchema(() => import('./login-schema').then((m) => m.regionSchema)),
-    onSubmit: async ({ region }) => {
-      clear();
-      const target = targets.find((candidate) => candidate.region === region);
-      if (!target) return;
-      try {
-        await leaveFor(target, email);
-      } catch (error) {
-        fail(error);
-      }
-    },
-  });
+  const form = useFormBehaviour(
+    useFormik({
+      initialValues: { region: '' },
+      validate: lazySchema(() => import('./login-schema').then((m) => m.regionSchema)),
+      onSubmit: async ({ region }) => {
+        clear();
+        const target = targets.find((candidate) => candidate.region === region);
+        if (!target) return;
+        try {
+          await leaveFor(target, email);
+        } catch (error) {
+          fail(error);
+        }
+      },
+    }),
+  );
   const errorKey = form.shownError('region');
   useFocusFirstError(form.submitCount, form.isSubmitting, errorKey ? ['sso-region'] : []);
 

@@ -1,11 +1,12 @@
+import { useFormik } from 'formik';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { asFailure } from '../../api/api-failure';
 import { clientFor } from '../../api/client';
 import { type PasswordLinkKind, savePassword } from '../../api/passwords';
+import { useFormBehaviour } from '../../app/form-behaviour';
 import { schemaErrors } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
-import { useForm } from '../../app/use-form';
 import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -43,24 +44,26 @@ export function NewPasswordForm({ linkKind, link, target, onOutcome }: NewPasswo
   /** Broken password rules the server reported, shown on the password field until it changes. */
   const [serverRules, setServerRules] = useState<string[]>([]);
 
-  const form = useForm<Values>({
-    initialValues: { password: '', confirmation: '' },
-    validate: (values) => schemaErrors(newPasswordSchema, values),
-    onSubmit: async ({ password }) => {
-      setAlert(null);
-      try {
-        await savePassword(clientFor(target.baseUrl), linkKind, link.userId, link.token, password);
-        onOutcome('done');
-      } catch (error) {
-        const failure = asFailure(error);
-        const outcome = OUTCOME_OF_CODE[failure.code];
-        const rules = failure.code === 'BAD_REQUEST' ? ruleMessageKeys(failure.issueRules) : [];
-        if (outcome) onOutcome(outcome);
-        else if (rules.length > 0) setServerRules(rules);
-        else setAlert(passwordFailureMessage(failure));
-      }
-    },
-  });
+  const form = useFormBehaviour(
+    useFormik<Values>({
+      initialValues: { password: '', confirmation: '' },
+      validate: (values) => schemaErrors(newPasswordSchema, values),
+      onSubmit: async ({ password }) => {
+        setAlert(null);
+        try {
+          await savePassword(clientFor(target.baseUrl), linkKind, link.userId, link.token, password);
+          onOutcome('done');
+        } catch (error) {
+          const failure = asFailure(error);
+          const outcome = OUTCOME_OF_CODE[failure.code];
+          const rules = failure.code === 'BAD_REQUEST' ? ruleMessageKeys(failure.issueRules) : [];
+          if (outcome) onOutcome(outcome);
+          else if (rules.length > 0) setServerRules(rules);
+          else setAlert(passwordFailureMessage(failure));
+        }
+      },
+    }),
+  );
 
   const { values, submitCount, isSubmitting } = form;
   // What the server said about the password no longer holds once it changes; a wait still does.

@@ -1,3 +1,4 @@
+import { useFormik } from 'formik';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
@@ -5,11 +6,11 @@ import { asFailure } from '../../api/api-failure';
 import { clientFor } from '../../api/client';
 import { verifyOtp } from '../../api/otp-challenge';
 import { toClientTime } from '../../api/server-clock';
+import { useFormBehaviour } from '../../app/form-behaviour';
 import { byId, useMovedHere, useStepEntry } from '../../app/announcer';
 import { schemaErrors } from '../../app/schema-validation';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
-import { useForm } from '../../app/use-form';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Countdown, useCountdown } from '../../components/countdown';
@@ -32,7 +33,7 @@ export function TwoFactorPage() {
 }
 
 function TwoFactor({ pending }: { pending: PendingSession }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const translate = useMessage();
   const navigate = useNavigate();
   const followNextStep = useFollowNextStep();
@@ -54,28 +55,30 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   // A code that can no longer be verified: the user needs a new one (or to log in again), not another try.
   const codeDead = usedUp || codeExpired;
 
-  const form = useForm({
-    initialValues: { code: '' },
-    validate: (values) => schemaErrors(codeSchema, values),
-    onSubmit: async ({ code }) => {
-      if (codeDead || verifyWait > 0) return;
-      setVerifyProblem(null);
-      try {
-        const session = await verifyOtp(clientFor(pending.baseUrl), pending.session, challenge.channel, code);
-        const step = completeSignIn(session, config.redirectAllowList);
-        setLeaving(step.kind === 'redirect');
-        followNextStep(step);
-      } catch (error) {
-        const failure = asFailure(error);
-        if (hasSessionEnded(failure)) return setVerifyEnded(true);
-        if (failure.code === 'MFA_TOKEN_EXPIRED') return setExpiredCode(codeKey);
-        if (failure.code === 'INVALID_CREDENTIALS' && challenge.countWrongTry() >= MAX_WRONG_TRIES) return;
-        if (failure.code === 'TOO_MANY_REQUESTS')
-          setVerifyBlockedUntil(toClientTime(failure.unavailableUntil, failure.clockOffsetMs));
-        setVerifyProblem(twoFactorFailureMessage(failure));
-      }
-    },
-  });
+  const form = useFormBehaviour(
+    useFormik({
+      initialValues: { code: '' },
+      validate: (values) => schemaErrors(codeSchema, values),
+      onSubmit: async ({ code }) => {
+        if (codeDead || verifyWait > 0) return;
+        setVerifyProblem(null);
+        try {
+          const session = await verifyOtp(clientFor(pending.baseUrl), pending.session, challenge.channel, code);
+          const step = completeSignIn(session, config.redirectAllowList);
+          setLeaving(step.kind === 'redirect');
+          followNextStep(step);
+        } catch (error) {
+          const failure = asFailure(error);
+          if (hasSessionEnded(failure)) return setVerifyEnded(true);
+          if (failure.code === 'MFA_TOKEN_EXPIRED') return setExpiredCode(codeKey);
+          if (failure.code === 'INVALID_CREDENTIALS' && challenge.countWrongTry() >= MAX_WRONG_TRIES) return;
+          if (failure.code === 'TOO_MANY_REQUESTS')
+            setVerifyBlockedUntil(toClientTime(failure.unavailableUntil, failure.clockOffsetMs));
+          setVerifyProblem(twoFactorFailureMessage(failure));
+        }
+      },
+    }),
+  );
   const code = form.values.code;
   useEffect(() => setVerifyProblem(null), [code]);
 
@@ -122,10 +125,13 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
           </>
         ) : (
           <>
+            {challenge.limitUntil !== null && (
+              <p>{t('twoFactor.codeLimitReached', { time: clockTime(challenge.limitUntil, i18n.language) })}</p>
+            )}
             <p>
               {challenge.sent
                 ? t('twoFactor.sentTo', { destination: challenge.sent.sentTo })
-                : challenge.sentRecently
+                : challenge.sentRecently && challenge.limitUntil === null
                   ? t('twoFactor.sentRecently')
                   : challenge.requesting && t('twoFactor.sending')}
             </p>
@@ -187,4 +193,9 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
       </form>
     </section>
   );
+}
+
+/** The time of day of a client instant, as the user's language writes it (14:05, 2:05 PM). */
+function clockTime(at: number, language: string): string {
+  return new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit' }).format(new Date(at));
 }

@@ -8,6 +8,12 @@ import { useAnnounce } from '../../app/announcer';
 import { type Message, hasSessionEnded, twoFactorFailureMessage } from '../../i18n/failure-messages';
 import { type PendingSession, type StoredChallenge, readChallenge, storeChallenge } from '../../login/sign-in-storage';
 
+/**
+ * A refused code request whose wait is longer than this is the hourly limit (10 codes), not the short wait
+ * between two codes (30 s): the server answers both with 429 and the time from which a code may be asked for.
+ */
+const LONGEST_RESEND_WAIT_MS = 60_000;
+
 /** The server takes five wrong codes; then the code is dead (it answers as if the code were wrong). */
 export const MAX_WRONG_TRIES = 5;
 
@@ -20,6 +26,8 @@ export interface OtpChallenge {
   resendAt: number | null;
   /** The server refused a new code because one was sent a moment ago, to a place this tab does not know. */
   sentRecently: boolean;
+  /** The hourly code limit is reached: no code was sent, and none can be asked for before this client time. */
+  limitUntil: number | null;
   requesting: boolean;
   /** A request failed in a way the user should read above the form. */
   alert: Message | null;
@@ -45,6 +53,7 @@ export function useOtpChallenge(pending: PendingSession): OtpChallenge {
   });
   const [resendAt, setResendAt] = useState<number | null>(sent?.resendAt ?? null);
   const [sentRecently, setSentRecently] = useState(false);
+  const [limitUntil, setLimitUntil] = useState<number | null>(null);
   const [requesting, setRequesting] = useState(false);
   const [alert, setAlert] = useState<Message | null>(null);
   const [sessionEnded, setSessionEnded] = useState(false);
@@ -72,6 +81,7 @@ export function useOtpChallenge(pending: PendingSession): OtpChallenge {
         keep({ channel, sentTo: data.sentTo, validUntil, resendAt: nextAt, wrongTries: 0 });
         setResendAt(nextAt);
         setSentRecently(false);
+        setLimitUntil(null);
         announce(t(byUser ? 'twoFactor.resent' : 'twoFactor.sentTo', { destination: data.sentTo }));
       } catch (error) {
         const failure = asFailure(error);
@@ -80,7 +90,8 @@ export function useOtpChallenge(pending: PendingSession): OtpChallenge {
           // Not an error: a code was sent a moment ago and is still valid. The wait is shown as a countdown.
           setResendAt(until);
           if (latest.current) keep({ ...latest.current, resendAt: until });
-          else setSentRecently(true);
+          if (until - Date.now() > LONGEST_RESEND_WAIT_MS) setLimitUntil(until);
+          else if (!latest.current) setSentRecently(true);
         } else if (hasSessionEnded(failure)) {
           setSessionEnded(true);
         } else {
@@ -114,6 +125,7 @@ export function useOtpChallenge(pending: PendingSession): OtpChallenge {
     channel: sent?.channel ?? 'email',
     resendAt,
     sentRecently,
+    limitUntil,
     requesting,
     alert,
     sessionEnded,
