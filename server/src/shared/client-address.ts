@@ -21,3 +21,7 @@ export function addressKey(address: string, ipv6PrefixBits = 64): string {
   for (let bit = ipv6PrefixBits; bit < 128; bit++) bytes[bit >> 3]! &= ~(0x80 >> (bit & 7));
   return `${ipaddr.fromByteArray(bytes).toString()}/${ipv6PrefixBits}`;
 }
+
+/** The key per-client limits count `req`'s client under (addressKey of its address). */
+export const clientKey = (req: { ip?: string; socket: { remoteAddress?: string } }, ipv6PrefixBits: number) =>
+  addressKey(clientAddress(req), ipv6PrefixBits);

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { PartialHandlers } from '../../http/operations';
-import { clientAddress } from '../../shared/client-address';
+import { clientKey } from '../../shared/client-address';
 import { passwordTokenState, requestPasswordReset, usePasswordToken } from './passwords.service';
 
 /** The link's token, from the header the contract declares (validated there; never a query parameter). */
@@ -17,7 +17,7 @@ export const passwordsHandlers: PartialHandlers<
           userId: path.userId,
           token: linkToken(req),
           kind: 'set',
-          ip: clientAddress(req),
+          ip: clientKey(req, services.config.runtime.clientIpv6Prefix),
         }),
       },
     };
@@ -28,7 +28,7 @@ export const passwordsHandlers: PartialHandlers<
       token: body.token,
       password: body.password,
       kind: 'set',
-      ip: clientAddress(req),
+      ip: clientKey(req, services.config.runtime.clientIpv6Prefix),
     });
     return { status: 204 };
   },
@@ -40,7 +40,7 @@ export const passwordsHandlers: PartialHandlers<
           userId: path.userId,
           token: linkToken(req),
           kind: 'reset',
-          ip: clientAddress(req),
+          ip: clientKey(req, services.config.runtime.clientIpv6Prefix),
         }),
       },
     };
@@ -51,14 +51,14 @@ export const passwordsHandlers: PartialHandlers<
       token: body.token,
       password: body.newPassword,
       kind: 'reset',
-      ip: clientAddress(req),
+      ip: clientKey(req, services.config.runtime.clientIpv6Prefix),
     });
     return { status: 204 };
   },
   async requestPasswordReset({ body, req, services }) {
     await requestPasswordReset(services, {
       emailHash: body.emailHash,
-      ip: clientAddress(req),
+      ip: clientKey(req, services.config.runtime.clientIpv6Prefix),
       acceptLanguage: req.headers['accept-language'],
     });
     return { status: 202 };

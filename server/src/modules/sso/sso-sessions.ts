@@ -7,6 +7,7 @@
 // session's tenant for the same kind of sign-in, or the answer is refused before any account is looked up.
 import { ApiError } from '../../errors';
 import type { SessionCaller } from '../../shared/caller';
+import { addressKey } from '../../shared/client-address';
 import type { SsoKind } from '../../db/types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
@@ -43,7 +44,8 @@ export async function probeIdpDomain(services: Services, domain: string) {
  * rate limit, never given back.
  */
 export async function createSsoSession(services: Services, input: { email: string; ip: string }): Promise<SessionBody> {
-  await services.throttle.consume([`sso:grant:address:${input.ip}`, policies.ssoGrantPerAddress]);
+  const client = addressKey(input.ip, services.config.runtime.clientIpv6Prefix);
+  await services.throttle.consume([`sso:grant:address:${client}`, policies.ssoGrantPerAddress]);
   const domain = await findSsoDomain(services.db, domainOf(input.email));
   if (!domain)
     throw new ApiError('INVALID_SSO_CONFIGURATION', {

@@ -2,6 +2,7 @@ import type { components } from '../../../../generated/core-api';
 import type { SessionCaller } from '../../shared/caller';
 import type { PartialHandlers } from '../../http/operations';
 import { policies } from '../../security/throttle';
+import { clientKey } from '../../shared/client-address';
 import type { Services } from '../../services';
 import type { SsoSignIn } from '../sessions';
 import type { SessionBody } from '../sessions';
@@ -52,7 +53,7 @@ export const ssoHandlers: PartialHandlers<
 > = {
   async probeIdpDomain({ path, req, services }) {
     await services.throttle.consume([
-      `probe:idp:address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`,
+      `probe:idp:address:${clientKey(req, services.config.runtime.clientIpv6Prefix)}`,
       policies.probePerAddress,
     ]);
     return { status: 200, body: await probeIdpDomain(services, path.idpDomain) };
