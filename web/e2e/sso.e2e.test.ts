@@ -124,13 +124,24 @@ describe('Log in with SSO in a real browser', () => {
   test('signing in at the identity provider as someone outside the organisation ends on /login/sso with its message', async () => {
     const { page } = await visit(loginPath());
     await startSso(page, SSO_USER);
-    await signInAtIdp(page, 'anna@demo.test');
+    // A member of no tenant here, at the organisation's own domain (an address at another domain is refused earlier: its
+    // identity provider does not speak for it).
+    await signInAtIdp(page, 'outsider');
     await page.waitForURL(`${stack.web}/login/sso`);
     await page.getByRole('heading', { name: en.sso.failedTitle }).waitFor();
     expect(await text(page, '[role=alert]')).toBe(en.sso.errors.unauthorizedOrganization);
     // Log in again returns to the login form of the same sign-in.
     await page.getByRole('link', { name: en.sso.startAgain }).click();
     await page.getByRole('heading', { name: en.login.title }).waitFor();
+  });
+
+  test('signing in at the identity provider as an address at another domain is not verified: that provider does not speak for it', async () => {
+    const { page } = await visit(loginPath());
+    await startSso(page, SSO_USER);
+    await signInAtIdp(page, 'anna@demo.test');
+    await page.waitForURL(`${stack.web}/login/sso`);
+    await page.getByRole('heading', { name: en.sso.failedTitle }).waitFor();
+    expect(await text(page, '[role=alert]')).toBe(en.sso.errors.idToken);
   });
 
   test('cancelling at the identity provider ends on /login/sso with its message', async () => {
@@ -205,7 +216,7 @@ describe.each([
   test('/login/sso when the sign-in fails', async () => {
     const { page } = await visit(loginPath(), locale);
     await startSso(page, SSO_USER, T);
-    await signInAtIdp(page, 'anna@demo.test');
+    await signInAtIdp(page, 'outsider');
     await page.getByRole('heading', { name: T.sso.failedTitle }).waitFor();
     expect(await text(page, '[role=alert]')).toBe(T.sso.errors.unauthorizedOrganization);
     await capture(page, 'sso-return-failed');
