@@ -1,10 +1,11 @@
-// ESLint: typescript-eslint's recommended rules for the server and the web app, and the server's architecture as
-// import rules (docs/architecture.md draws the same arrows). server/test/architecture/boundaries.test.ts proves the
-// boundary rules still fire.
+// ESLint: typescript-eslint's recommended rules for the server and the web app, the rules of React hooks for the web
+// app, and both apps' architecture as import rules (docs/architecture.md draws the same arrows).
+// server/test/architecture/boundaries.test.ts and web-boundaries.test.ts prove the boundary rules still fire.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const src = './server/src';
@@ -50,6 +51,76 @@ const zones = [
   },
 ];
 
+const web = './web/src';
+/** The sign-in app's folders above the flows: what the flows, the texts and the widgets never import. */
+const screens = [`${web}/app/**/*`, `${web}/pages/**/*`, `${web}/main.{ts,tsx}`];
+const pages = readdirSync(new URL('./web/src/pages', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/** The sign-in app's walls (docs/architecture.md, "The sign-in web app"), for its shipped code (tests are exempt). */
+const webZones = [
+  {
+    // The API layer is one typed client per region: it knows no screen, flow, text or setting.
+    target: `${web}/api/**/*`,
+    from: [`${web}/!(api)/**/*`, `${web}/*.{ts,tsx}`],
+    message: 'api/ imports only the generated contract types (docs/architecture.md, the sign-in web app).',
+  },
+  {
+    // Configuration is read first and knows nothing of the app, bar the list of its languages (a leaf).
+    target: `${web}/config/**/*`,
+    from: [`${web}/!(config|i18n)/**/*`, `${web}/i18n/!(languages).ts`, `${web}/*.{ts,tsx}`],
+    message: 'config/ imports only the language list (docs/architecture.md, the sign-in web app).',
+  },
+  {
+    target: `${web}/i18n/languages.ts`,
+    from: [`${web}/**/*`],
+    message: 'i18n/languages.ts is a leaf: configuration imports it (docs/architecture.md, the sign-in web app).',
+  },
+  {
+    // The sign-in and password flows are plain TypeScript over the API and the configuration.
+    target: `${web}/login/**/*`,
+    from: [`${web}/{password,i18n,components}/**/*`, ...screens],
+    message: 'login/ imports only api/ and config/ (docs/architecture.md, the sign-in web app).',
+  },
+  {
+    target: `${web}/password/**/*`,
+    from: [`${web}/components/**/*`, ...screens],
+    message: 'password/ imports no widget and no screen (docs/architecture.md, the sign-in web app).',
+  },
+  {
+    // Texts turn failures into messages; they know no screen, widget or password flow.
+    target: `${web}/i18n/**/*`,
+    from: [`${web}/{password,components}/**/*`, ...screens],
+    message: 'i18n/ imports no widget, no password flow and no screen (docs/architecture.md, the sign-in web app).',
+  },
+  {
+    // Widgets show what they are given: no calls, no flows, no screens.
+    target: `${web}/components/**/*`,
+    from: [`${web}/{api,login,password}/**/*`, ...screens],
+    message: 'components/ imports only i18n/ and config/ (docs/architecture.md, the sign-in web app).',
+  },
+  {
+    // Only the route table and the page loaders know the pages.
+    target: `${web}/app/!(app-routes.tsx|page-loaders.ts)`,
+    from: `${web}/pages/**/*`,
+    message:
+      'In app/, only app-routes.tsx and page-loaders.ts import pages (docs/architecture.md, the sign-in web app).',
+  },
+  ...pages.map((name) => ({
+    // A page reaches another page only through a route; what pages share lives in app/ and below.
+    target: `${web}/pages/${name}/**/*`,
+    from: [`${web}/pages/!(${name})/**/*`, `${web}/app/app-routes.{ts,tsx}`, `${web}/main.{ts,tsx}`],
+    message: 'A page imports no other page and not the route table (docs/architecture.md, the sign-in web app).',
+  })),
+  {
+    // Test helpers are not shipped.
+    target: `${web}/**/*`,
+    from: `${web}/test/**/*`,
+    message: 'Shipped code imports no test helper (docs/architecture.md, the sign-in web app).',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'generated/**', 'web/build/**', 'coverage/**'] },
   {
@@ -89,6 +160,30 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { zones }],
       // No cycles between files, hence none between modules (sessions <-> sso and groups <-> users were two).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/**/*.test.{ts,tsx}', 'web/src/test/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'web/tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: webZones }],
+      // A page is loaded on demand (app/page-loaders.ts), and what it imports may load the next page on demand in
+      // turn: a loop through import() is how code splitting works. A loop of static imports is a mistake.
+      'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: true }],
     },
   },
 );

@@ -1,5 +1,6 @@
 import type { FormikProps } from 'formik';
 import { type ChangeEvent, type FocusEvent, type FormEvent, useRef } from 'react';
+import { type TranslationKey, fromFormError } from '../i18n/keys';
 
 type FieldEvent = ChangeEvent<HTMLInputElement | HTMLSelectElement>;
 type LeaveEvent = FocusEvent<HTMLInputElement | HTMLSelectElement>;
@@ -10,7 +11,7 @@ export interface FormBehaviour<Values> {
   submitCount: number;
   isSubmitting: boolean;
   /** The message key to show on a field: after a submit attempt, or once the user changed the field and left it. */
-  shownError: (field: keyof Values) => string | undefined;
+  shownError: (field: keyof Values) => TranslationKey | undefined;
   setFieldValue: (field: keyof Values & string, value: string) => void;
   handleChange: (event: FieldEvent) => void;
   handleBlur: (event: LeaveEvent) => void;
@@ -65,7 +66,7 @@ export function useFormBehaviour<Values extends Record<string, string>>(
     shownError: (field) => {
       const error = form.errors[field];
       if (typeof error !== 'string') return undefined;
-      return form.submitCount > 0 || form.touched[field] ? error : undefined;
+      return form.submitCount > 0 || form.touched[field] ? fromFormError(error) : undefined;
     },
     setFieldValue: (field, value) => {
       markEdited(field);

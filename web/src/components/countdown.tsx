@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatWait, secondsUntil } from '../login/duration';
+import { formatWait, secondsUntil } from '../i18n/duration';
 
 /**
  * Whole seconds left until a client-time instant, re-rendered as each second passes until it reaches zero. Read

@@ -5,7 +5,7 @@ import {
   PLATFORM_LOGIN_PAGES,
   PRODUCTION_API_URLS,
 } from './platforms';
-import { assertAllowListEntry } from '../login/redirect-allow-list';
+import { assertAllowListEntry } from './allow-list-entry';
 import type { RegionCode } from './regions';
 import { type ViteEnv, viteEnv } from './vite-env';
 

@@ -1,12 +1,13 @@
 import type { ApiFailure } from '../api/api-failure';
 import { toClientTime } from '../api/server-clock';
+import type { TranslationKey } from './keys';
 
 /**
  * A message as a translation key plus its values: translated when rendered, so a language switch applies.
  * `until` (client time) is the end of a wait the message speaks of: shown as `{{duration}}`, counting down.
  */
 export interface Message {
-  key: string;
+  key: TranslationKey;
   values?: Record<string, string | number>;
   until?: number;
 }

@@ -1,8 +1,9 @@
 import { ApiFailure, asFailure } from '../api/api-failure';
 import { SsoFailure, type SsoProblem } from '../login/sso-flow';
 import { BUSY, type Message, rateLimitedMessage } from './failure-messages';
+import type { TranslationKey } from './keys';
 
-const PROBLEM_KEYS: Record<SsoProblem, string> = {
+const PROBLEM_KEYS: Record<SsoProblem, TranslationKey> = {
   NO_SSO_FOR_DOMAIN: 'sso.errors.noSso',
   SSO_NOT_STARTED: 'sso.errors.notStarted',
   SSO_STATE_MISMATCH: 'sso.errors.mismatch',

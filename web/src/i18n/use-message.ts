@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatWait, secondsUntil } from '../login/duration';
+import { formatWait, secondsUntil } from './duration';
 import type { Message } from './failure-messages';
 
 /** Translates a Message to plain text; a wait (`until`) becomes `duration` ("45 seconds") as it stands now. */

@@ -1,7 +1,7 @@
 import { ApiFailure } from '../api/api-failure';
 import { clockOffsetMs, toClientTime } from '../api/server-clock';
 import { loginFailureMessage, twoFactorFailureMessage } from '../i18n/failure-messages';
-import { formatWait, secondsUntil } from './duration';
+import { formatWait, secondsUntil } from '../i18n/duration';
 import { isSmsUnverified, needsOneTimeCode } from './factors';
 import { codeFromText, sanitizeCode } from './one-time-code';
 

@@ -1,4 +1,5 @@
-import { assertAllowListEntry, isAllowedRedirect } from './redirect-allow-list';
+import { assertAllowListEntry } from '../config/allow-list-entry';
+import { isAllowedRedirect } from './redirect-allow-list';
 
 const allowList = [
   'https://admin.example-product.com/login',

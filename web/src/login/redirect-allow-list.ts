@@ -4,26 +4,9 @@ const MAX_REDIRECT_LENGTH = 2048;
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 
 /**
- * Checks an allow-list entry once, at configuration time: an absolute http(s) URL with no userinfo, query or
- * fragment, written exactly as a browser would serialise it (so the literal comparison below is meaningful).
- */
-export function assertAllowListEntry(entry: string): string {
-  let url: URL;
-  try {
-    url = new URL(entry);
-  } catch {
-    throw new Error(`Redirect allow-list entry is not a URL: ${entry}`);
-  }
-  const plain = !url.username && !url.password && !url.search && !url.hash;
-  if (!['https:', 'http:'].includes(url.protocol) || !plain || url.href !== entry) {
-    throw new Error(`Redirect allow-list entry must be a plain, canonical http(s) URL: ${entry}`);
-  }
-  return entry;
-}
-
-/**
  * True only when `candidate` is one of the allowed login pages, optionally followed by a query or fragment:
- * the exact scheme, host, port and path as written in the allow-list. Anything that needs normalising to match
+ * the exact scheme, host, port and path as written in the allow-list (entries are checked as canonical when the
+ * configuration is read: config/allow-list-entry.ts). Anything that needs normalising to match
  * (case, default ports, percent-encoding, dot segments, backslashes, whitespace) is rejected rather than repaired.
  */
 export function isAllowedRedirect(candidate: unknown, allowList: readonly string[]): candidate is string {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiFailure } from '../api/api-failure';
 import type { RegionTarget } from '../config/config';
+import type { TranslationKey } from '../i18n/keys';
 import { BRAZIL, EUROPE, NETWORK_DOWN, apiError, deferred, fakeApi } from '../test/fake-api';
 import { findTokenRegion } from './find-token-region';
 import { parsePasswordLink } from './password-link';
@@ -74,7 +75,7 @@ describe('the password policy (spec section 5)', () => {
   });
 
   test('several message keys survive the trip through one form error string', () => {
-    const keys = ['validation.passwordTooShort', 'validation.passwordMissingDigit'];
+    const keys: TranslationKey[] = ['validation.passwordTooShort', 'validation.passwordMissingDigit'];
     expect(splitMessageKeys(joinMessageKeys(keys))).toEqual(keys);
     expect(splitMessageKeys('validation.newPasswordRequired')).toEqual(['validation.newPasswordRequired']);
   });

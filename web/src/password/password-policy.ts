@@ -1,3 +1,5 @@
+import { type TranslationKey, fromFormError } from '../i18n/keys';
+
 /** The contract's bounds of a new password, in characters (code points, as the server counts them). */
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 256;
@@ -43,15 +45,15 @@ export const PASSWORD_RULES = [
 export type PasswordRule = (typeof PASSWORD_RULES)[number]['rule'];
 
 /** Message keys of the rules the password breaks, in rule order (empty: the password is acceptable). */
-export function brokenPasswordRules(password: string): string[] {
+export function brokenPasswordRules(password: string): TranslationKey[] {
   return PASSWORD_RULES.filter(({ test }) => !test(password)).map(({ key }) => key);
 }
 
 /** Message keys for the rules a server answer names; rules this app does not know are left out. */
-export function ruleMessageKeys(rules: readonly string[]): string[] {
+export function ruleMessageKeys(rules: readonly string[]): TranslationKey[] {
   return PASSWORD_RULES.filter(({ rule }) => rules.includes(rule)).map(({ key }) => key);
 }
 
 /** Several messages travel through the form as one error string, one message key per line. */
-export const joinMessageKeys = (keys: readonly string[]) => keys.join('\n');
-export const splitMessageKeys = (joined: string) => joined.split('\n').filter(Boolean);
+export const joinMessageKeys = (keys: readonly TranslationKey[]) => keys.join('\n');
+export const splitMessageKeys = (joined: string) => joined.split('\n').filter(Boolean).map(fromFormError);

@@ -8,7 +8,7 @@ import { config } from '../../config/config';
 import type { AvailableRegion } from '../../login/probe-regions';
 import { acceptRedirect } from '../../login/redirect-gate';
 import { readEmail } from '../../login/sign-in-storage';
-import { useFollowNextStep } from './follow-next-step';
+import { useFollowNextStep } from '../../app/follow-next-step';
 import { type Credentials, LoginForm } from './login-form';
 
 /** Fetches the validation and network code while the user types, so the first blur or submit need not wait. */

@@ -1,23 +1,18 @@
 import { object, string } from 'yup';
-
-/** Something@domain.tld, with no spaces and one @ (spec section 5: "match an email pattern"). */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+import { emailField } from '../../app/email-field';
+import { translationKey } from '../../i18n/keys';
 
 /* Messages are translation keys, translated when shown. */
-
-/** The email field of the login form, also used on /forgot-password. */
-export const emailField = () =>
-  string().trim().required('validation.emailRequired').matches(EMAIL_PATTERN, 'validation.emailInvalid');
 
 export const loginSchema = object({
   email: emailField(),
   password: string()
-    .required('validation.passwordRequired')
-    .test('not-blank', 'validation.passwordRequired', (value) => Boolean(value?.trim())),
+    .required(translationKey('validation.passwordRequired'))
+    .test('not-blank', translationKey('validation.passwordRequired'), (value) => Boolean(value?.trim())),
 });
 
 export const regionSchema = object({
-  region: string().required('validation.regionRequired'),
+  region: string().required(translationKey('validation.regionRequired')),
 });
 
 /** The email step of single sign-on: the same messages as the login form. */

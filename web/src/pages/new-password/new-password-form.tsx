@@ -13,6 +13,7 @@ import { Button } from '../../components/button';
 import { MessageText } from '../../components/message-text';
 import { PasswordInput } from '../../components/password-input';
 import type { RegionTarget } from '../../config/config';
+import type { TranslationKey } from '../../i18n/keys';
 import type { PasswordLink } from '../../password/password-link';
 import { passwordFailureMessage } from '../../password/password-messages';
 import { ruleMessageKeys, splitMessageKeys } from '../../password/password-policy';
@@ -42,7 +43,7 @@ export function NewPasswordForm({ linkKind, link, target, onOutcome }: NewPasswo
   const { t } = useTranslation();
   const { alert, setAlert, waiting } = useFormAlert('new-password-submit');
   /** Broken password rules the server reported, shown on the password field until it changes. */
-  const [serverRules, setServerRules] = useState<string[]>([]);
+  const [serverRules, setServerRules] = useState<TranslationKey[]>([]);
 
   const form = useFormBehaviour(
     useFormik<Values>({

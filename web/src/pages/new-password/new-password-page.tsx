@@ -12,6 +12,7 @@ import { MessageText } from '../../components/message-text';
 import { config } from '../../config/config';
 import type { RegionTarget } from '../../config/config';
 import type { Message } from '../../i18n/failure-messages';
+import type { TranslationKey } from '../../i18n/keys';
 import { isAllowedRedirect } from '../../login/redirect-allow-list';
 import { readRedirectUrl } from '../../login/sign-in-storage';
 import { findTokenRegion } from '../../password/find-token-region';
@@ -31,7 +32,7 @@ type View =
   | { kind: TokenOutcome };
 
 /** Title key of each view, per link kind. */
-const TITLES: Record<PasswordLinkKind, Record<View['kind'], string>> = {
+const TITLES: Record<PasswordLinkKind, Record<View['kind'], TranslationKey>> = {
   set: {
     checking: 'newPassword.checking',
     'check-failed': 'newPassword.checkFailedTitle',
@@ -53,7 +54,7 @@ const TITLES: Record<PasswordLinkKind, Record<View['kind'], string>> = {
 };
 
 /** Explanation key of the views that end the visit (the link cannot be used, or has been). */
-const EXPLANATIONS: Record<PasswordLinkKind, Record<TokenOutcome, string>> = {
+const EXPLANATIONS: Record<PasswordLinkKind, Record<TokenOutcome, TranslationKey>> = {
   set: {
     done: 'newPassword.doneSet',
     invalid: 'newPassword.invalidSet',

@@ -1,4 +1,5 @@
 import { object, ref, string } from 'yup';
+import { translationKey } from '../../i18n/keys';
 import { brokenPasswordRules, joinMessageKeys } from '../../password/password-policy';
 
 /*
@@ -7,12 +8,12 @@ import { brokenPasswordRules, joinMessageKeys } from '../../password/password-po
  */
 export const newPasswordSchema = object({
   password: string()
-    .required('validation.newPasswordRequired')
+    .required(translationKey('validation.newPasswordRequired'))
     .test('policy', '', function policy(value) {
       const broken = brokenPasswordRules(value ?? '');
       return broken.length === 0 || this.createError({ message: joinMessageKeys(broken) });
     }),
   confirmation: string()
-    .required('validation.confirmPasswordRequired')
-    .oneOf([ref('password')], 'validation.passwordsDoNotMatch'),
+    .required(translationKey('validation.confirmPasswordRequired'))
+    .oneOf([ref('password')], translationKey('validation.passwordsDoNotMatch')),
 });

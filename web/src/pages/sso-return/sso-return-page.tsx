@@ -10,7 +10,7 @@ import { config } from '../../config/config';
 import type { Message } from '../../i18n/failure-messages';
 import { ssoFailureMessage } from '../../i18n/sso-messages';
 import { finishSso } from '../../login/sso-flow';
-import { useFollowNextStep } from '../login/follow-next-step';
+import { useFollowNextStep } from '../../app/follow-next-step';
 
 /**
  * /login/sso: where the identity provider sends the browser back. The answer is checked against this tab's

@@ -22,7 +22,7 @@ import { isSmsUnverified } from '../../login/factors';
 import { CODE_LENGTH, codeFromText } from '../../login/one-time-code';
 import { completeSignIn } from '../../login/sign-in';
 import { type PendingSession, forgetPendingSession, readPendingSession } from '../../login/sign-in-storage';
-import { useFollowNextStep } from '../login/follow-next-step';
+import { useFollowNextStep } from '../../app/follow-next-step';
 import { codeSchema } from './code-schema';
 import { MAX_WRONG_TRIES, useOtpChallenge } from './use-otp-challenge';
 

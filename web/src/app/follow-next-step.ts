@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { loadTwoFactorPage } from '../../app/page-loaders';
-import { browserLocation } from '../../login/browser-location';
-import type { NextStep } from '../../login/sign-in';
+import { loadTwoFactorPage } from './page-loaders';
+import { browserLocation } from '../login/browser-location';
+import type { NextStep } from '../login/sign-in';
 
 /**
  * Takes the browser where the sign-in says: /login/2fa, the calling platform, or /invalid-redirect. The platform
