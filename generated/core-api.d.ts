@@ -1175,7 +1175,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource type's id, `User` or `Group` (as written); any other answers `404`. */
+                /**
+                 * @description The resource type's id, `User` or `Group` (as written); any other answers `404`.
+                 * @example User
+                 */
                 resourceTypeId: components["parameters"]["ScimResourceTypeId"];
             };
             cookie?: never;
@@ -1221,6 +1224,7 @@ export interface paths {
                 /**
                  * @description The schema's URN, `urn:ietf:params:scim:schemas:core:2.0:User` or `...:Group` (case-insensitive, as RFC 7643
                  *     section 2.1 reads schema URIs); any other answers `404`.
+                 * @example urn:ietf:params:scim:schemas:core:2.0:User
                  */
                 schemaUrn: components["parameters"]["ScimSchemaUrn"];
             };
@@ -2867,6 +2871,27 @@ export interface components {
             meta: components["schemas"]["ScimDiscoveryMeta"];
         };
         /**
+         * @description A sub-attribute of a complex attribute (RFC 7643 section 7), described like an attribute. A complex attribute
+         *     has no complex sub-attributes (RFC 7643 section 2.3.8), so a sub-attribute has no `subAttributes` of its own.
+         */
+        ScimSchemaSubAttribute: {
+            name: string;
+            /** @enum {string} */
+            type: "string" | "boolean" | "decimal" | "integer" | "dateTime" | "reference" | "complex";
+            multiValued: boolean;
+            description?: string;
+            required: boolean;
+            caseExact: boolean;
+            /** @enum {string} */
+            mutability: "readOnly" | "readWrite" | "immutable" | "writeOnly";
+            /** @enum {string} */
+            returned: "always" | "never" | "default" | "request";
+            /** @enum {string} */
+            uniqueness: "none" | "server" | "global";
+            canonicalValues?: string[];
+            referenceTypes?: string[];
+        };
+        /**
          * @description An attribute as this service keeps it (RFC 7643 section 7): what it says is what the service does, and a test
          *     holds it to that (every readWrite attribute round-trips, every readOnly one is not written).
          */
@@ -2886,7 +2911,7 @@ export interface components {
             uniqueness: "none" | "server" | "global";
             canonicalValues?: string[];
             referenceTypes?: string[];
-            subAttributes?: components["schemas"]["ScimSchemaAttribute"][];
+            subAttributes?: components["schemas"]["ScimSchemaSubAttribute"][];
         };
         /** @description A SCIM schema (RFC 7643 section 7) limited to the attributes this service keeps. */
         ScimSchema: {
@@ -3349,11 +3374,15 @@ export interface components {
         PersonalAlarmStatusFilter: "active";
         /** @description The personal alarm id. */
         PersonalAlarmId: components["schemas"]["Id"];
-        /** @description The resource type's id, `User` or `Group` (as written); any other answers `404`. */
+        /**
+         * @description The resource type's id, `User` or `Group` (as written); any other answers `404`.
+         * @example User
+         */
         ScimResourceTypeId: string;
         /**
          * @description The schema's URN, `urn:ietf:params:scim:schemas:core:2.0:User` or `...:Group` (case-insensitive, as RFC 7643
          *     section 2.1 reads schema URIs); any other answers `404`.
+         * @example urn:ietf:params:scim:schemas:core:2.0:User
          */
         ScimSchemaUrn: string;
         /**
@@ -5383,7 +5412,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The resource type's id, `User` or `Group` (as written); any other answers `404`. */
+                /**
+                 * @description The resource type's id, `User` or `Group` (as written); any other answers `404`.
+                 * @example User
+                 */
                 resourceTypeId: components["parameters"]["ScimResourceTypeId"];
             };
             cookie?: never;
@@ -5436,6 +5468,7 @@ export interface operations {
                 /**
                  * @description The schema's URN, `urn:ietf:params:scim:schemas:core:2.0:User` or `...:Group` (case-insensitive, as RFC 7643
                  *     section 2.1 reads schema URIs); any other answers `404`.
+                 * @example urn:ietf:params:scim:schemas:core:2.0:User
                  */
                 schemaUrn: components["parameters"]["ScimSchemaUrn"];
             };
