@@ -23,7 +23,7 @@ export function createFormatter({
     translateTime: 'SYS:HH:MM:ss',
     singleLine: true,
     // What the one-line request message already says, and what never varies within a process.
-    ignore: 'pid,hostname,req,res,responseTime',
+    ignore: 'pid,hostname,instance,req,res,responseTime',
     messageFormat: message,
   });
   return (line) => {
