@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import type request from 'supertest';
 import { createTestContext, type TestContext } from '../support/context';
-import { arbitraryFor } from './support/arbitraries';
+import { bodyArbitrary, queryArbitrary } from './support/arbitraries';
 import { bundle, deref, operations, type Operation } from './support/contract';
 import { mutationsOf } from './support/mutations';
 import { isServerFault, send, validBody, validRequest, type Req } from './support/requests';
@@ -89,27 +89,6 @@ function refusedByValidation(res: request.Response): string | null {
 const withoutNul = <T>(arbitrary: fc.Arbitrary<T>) =>
   arbitrary.filter((v) => !JSON.stringify(v ?? null).includes('\\u0000'));
 
-function queryArbitrary(op: Operation): fc.Arbitrary<Record<string, string>> {
-  const params = op.parameters.filter((p) => p.in === 'query' && !p.required);
-  const entries = params.map((p) => {
-    const schema = deref(p.schema);
-    const item =
-      schema.type === 'array'
-        ? arbitraryFor(schema).map((v) => (v as unknown[]).join(','))
-        : arbitraryFor(schema).map(String);
-    return [p.name, item] as const;
-  });
-  return fc.record(Object.fromEntries(entries), { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>;
-}
-
-function bodyArbitrary(op: Operation, base: Req): fc.Arbitrary<unknown> {
-  if (!op.body || op.body.contentType === 'application/x-www-form-urlencoded') return fc.constant(base.body);
-  return fc.oneof(
-    { weight: 1, arbitrary: fc.constant(validBody(op, world.A)) },
-    { weight: 2, arbitrary: arbitraryFor(op.body.schema) },
-  );
-}
-
 const findings: string[] = [];
 afterAll(() => {
   if (findings.length) process.stdout.write(`contract findings:\n${findings.join('\n')}\n`);
@@ -121,17 +100,21 @@ describe('every operation does what the contract says, both directions', () => {
     const base = validRequest(op, world.A, caller);
     const problems: string[] = [];
     await fc.assert(
-      fc.asyncProperty(withoutNul(queryArbitrary(op)), withoutNul(bodyArbitrary(op, base)), async (query, body) => {
-        const req: Req = {
-          ...base,
-          query: { ...base.query, ...query },
-          body,
-          headers: { ...base.headers, 'x-forwarded-for': nextAddress() },
-        };
-        const res = await send(ctx.app, req);
-        const problem = answerProblem(op, res) ?? refusedByValidation(res);
-        if (problem) problems.push(`valid ${JSON.stringify({ query, body }).slice(0, 200)} → ${problem}`);
-      }),
+      fc.asyncProperty(
+        withoutNul(queryArbitrary(op)),
+        withoutNul(bodyArbitrary(op, base, () => validBody(op, world.A), 2)),
+        async (query, body) => {
+          const req: Req = {
+            ...base,
+            query: { ...base.query, ...query },
+            body,
+            headers: { ...base.headers, 'x-forwarded-for': nextAddress() },
+          };
+          const res = await send(ctx.app, req);
+          const problem = answerProblem(op, res) ?? refusedByValidation(res);
+          if (problem) problems.push(`valid ${JSON.stringify({ query, body }).slice(0, 200)} → ${problem}`);
+        },
+      ),
       { numRuns: runs, seed, endOnFailure: true },
     );
     // The breaking variants, a bounded and seeded choice among all of them.

@@ -6,8 +6,8 @@
 // FUZZ_RUNS=<n> sets the generated requests per operation (default 15); a failure prints fast-check's seed.
 import fc from 'fast-check';
 import { createTestContext, type TestContext } from '../support/context';
-import { arbitraryFor } from './support/arbitraries';
-import { deref, operations, type Operation } from './support/contract';
+import { bodyArbitrary, queryArbitrary } from './support/arbitraries';
+import { operations } from './support/contract';
 import { envelopeProblem, isServerFault, send, validBody, validRequest, type Req } from './support/requests';
 import { responseProblem } from './support/response-schemas';
 import { buildWorld, callerFor, type World } from './support/world';
@@ -23,29 +23,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => ctx.close());
 
-/** Optional query parameters, each present or not, with values their schemas accept. */
-function queryArbitrary(op: Operation): fc.Arbitrary<Record<string, string>> {
-  const params = op.parameters.filter((p) => p.in === 'query' && !p.required);
-  const entries = params.map((p) => {
-    const schema = deref(p.schema);
-    const item =
-      schema.type === 'array'
-        ? arbitraryFor(schema).map((v) => (v as unknown[]).join(','))
-        : arbitraryFor(schema).map(String);
-    return [p.name, item] as const;
-  });
-  return fc.record(Object.fromEntries(entries), { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>;
-}
-
-function bodyArbitrary(op: Operation, base: Req): fc.Arbitrary<unknown> {
-  if (!op.body || op.body.contentType === 'application/x-www-form-urlencoded') return fc.constant(base.body);
-  // The contract's example with the tenant's ids (which reaches the deeper paths), or anything the schema allows.
-  return fc.oneof(
-    { weight: 1, arbitrary: fc.constant(validBody(op, world.A)) },
-    { weight: 3, arbitrary: arbitraryFor(op.body.schema) },
-  );
-}
-
 let address = 0;
 const nextAddress = () => `10.200.${(address >> 8) & 255}.${address++ & 255}`;
 
@@ -56,20 +33,24 @@ describe('valid requests generated from the schemas, every operation', () => {
       const caller = await callerFor(ctx.services, world.A.admin.id);
       const base = validRequest(op, world.A, caller);
       await fc.assert(
-        fc.asyncProperty(queryArbitrary(op), bodyArbitrary(op, base), async (query, body) => {
-          const req: Req = {
-            ...base,
-            query: { ...base.query, ...query },
-            body,
-            headers: { ...base.headers, 'x-forwarded-for': nextAddress() },
-          };
-          const res = await send(ctx.app, req);
-          const contentType = String(res.headers['content-type'] ?? '');
-          const problem = isServerFault(res.status)
-            ? `${res.status} ${JSON.stringify(res.body).slice(0, 300)}`
-            : (envelopeProblem(op, res) ?? responseProblem(op, res.status, contentType, res.body));
-          if (problem) throw new Error(`${op.operationId} answered: ${problem}`);
-        }),
+        fc.asyncProperty(
+          queryArbitrary(op),
+          bodyArbitrary(op, base, () => validBody(op, world.A), 3),
+          async (query, body) => {
+            const req: Req = {
+              ...base,
+              query: { ...base.query, ...query },
+              body,
+              headers: { ...base.headers, 'x-forwarded-for': nextAddress() },
+            };
+            const res = await send(ctx.app, req);
+            const contentType = String(res.headers['content-type'] ?? '');
+            const problem = isServerFault(res.status)
+              ? `${res.status} ${JSON.stringify(res.body).slice(0, 300)}`
+              : (envelopeProblem(op, res) ?? responseProblem(op, res.status, contentType, res.body));
+            if (problem) throw new Error(`${op.operationId} answered: ${problem}`);
+          },
+        ),
         { numRuns: runs, endOnFailure: true, interruptAfterTimeLimit: 20_000 },
       );
     },

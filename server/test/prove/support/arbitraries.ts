@@ -1,7 +1,8 @@
 // fast-check arbitraries for values a JSON schema of the contract accepts: every type, format, pattern, length
 // and range the contract uses, with full Unicode in free text (NUL, emoji, right-to-left marks included).
 import fc from 'fast-check';
-import { deref, type Schema } from './contract';
+import { deref, type Operation, type Schema } from './contract';
+import type { Req } from './requests';
 
 const maxSafe = Number.MAX_SAFE_INTEGER;
 
@@ -148,4 +149,35 @@ export function arbitraryFor(input: Schema, depth = 0): fc.Arbitrary<unknown> {
       return schema.minProperties ? record.filter((o) => Object.keys(o).length >= schema.minProperties) : record;
     }
   }
+}
+
+/** Optional query parameters of an operation, each present or not, with values their schemas accept. */
+export function queryArbitrary(op: Operation): fc.Arbitrary<Record<string, string>> {
+  const params = op.parameters.filter((p) => p.in === 'query' && !p.required);
+  const entries = params.map((p) => {
+    const schema = deref(p.schema);
+    const item =
+      schema.type === 'array'
+        ? arbitraryFor(schema).map((v) => (v as unknown[]).join(','))
+        : arbitraryFor(schema).map(String);
+    return [p.name, item] as const;
+  });
+  return fc.record(Object.fromEntries(entries), { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>;
+}
+
+/**
+ * A request body: the contract's example with the tenant's ids (`example`, which reaches the deeper paths), or, `anyWeight`
+ * times as often, anything the schema allows. A form body stays the valid request's.
+ */
+export function bodyArbitrary(
+  op: Operation,
+  base: Req,
+  example: () => unknown,
+  anyWeight: number,
+): fc.Arbitrary<unknown> {
+  if (!op.body || op.body.contentType === 'application/x-www-form-urlencoded') return fc.constant(base.body);
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant(example()) },
+    { weight: anyWeight, arbitrary: arbitraryFor(op.body.schema) },
+  );
 }
