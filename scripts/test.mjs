@@ -40,6 +40,10 @@ for (const [name, script] of [
 const out = mkdtempSync(join(tmpdir(), 'jest-results-'));
 const results = join(out, 'results.json');
 const jestOk = step('jest', process.execPath, [
+  // On a 2-core machine Jest runs every file inside its own process (one worker or fewer: in band), and what the files
+  // leave behind adds up: a full run reached Node's default heap limit (about 4 GB here) near its end. 8 GB is room
+  // for the whole suite; the machine has far more.
+  '--max-old-space-size=8192',
   '--experimental-vm-modules',
   '--disable-warning=ExperimentalWarning',
   join(root, 'node_modules', 'jest', 'bin', 'jest.js'),
