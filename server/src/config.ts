@@ -147,8 +147,11 @@ const variables = z.object({
   QUEUE_DEADLINE_MS: optional(integer(0, 60_000)),
   MAX_CONNECTIONS: optional(integer(1, 1_000_000)),
   QUEUE_TARGET_MS: optional(integer(1, 60_000)),
+  QUEUE_INTERVAL_MS: optional(integer(1, 60_000)),
+  LISTEN_BACKLOG: optional(integer(1, 65_535)),
   HASH_CONCURRENCY: optional(integer(1, 1_024)),
   HASH_QUEUE: optional(integer(0, 100_000)),
+  HASH_NICE: optional(integer(0, 19)),
   MAX_CONNECTIONS_PER_CLIENT: optional(integer(0, 1_000_000)),
   MAX_PENDING_HEADERS_PER_CLIENT: optional(integer(0, 1_000_000)),
   HEADERS_TIMEOUT_MS: optional(integer(1_000, 120_000)),
@@ -330,20 +333,33 @@ function toConfig(v: Variables, problems: string[]) {
       /**
        * Admission control (http/admission.ts): requests of signed-in users and the rest handled at once, adapted
        * between minInFlight (below it nothing is refused) and maxInFlight to what completes per second ×
-       * inFlightLatencyMs; more wait in a queue, at most maxQueued of them, each at most queueDeadlineMs, or
-       * queueTargetMs once the queue has stood that long; then 503 with Retry-After.
+       * inFlightLatencyMs; more wait in a queue, at most maxQueued of them, each at most queueDeadlineMs while the
+       * queue drains, or queueTargetMs once it stands (neither emptied nor shrunk over queueIntervalMs); then 503
+       * with Retry-After.
        */
       minInFlight: Math.min(v.MIN_IN_FLIGHT ?? 8, v.MAX_IN_FLIGHT ?? 128),
       maxInFlight: v.MAX_IN_FLIGHT ?? 128,
       inFlightLatencyMs: v.IN_FLIGHT_LATENCY_MS ?? 100,
-      maxQueued: v.MAX_QUEUED ?? 512,
-      queueDeadlineMs: v.QUEUE_DEADLINE_MS ?? 40,
+      maxQueued: v.MAX_QUEUED ?? 2_048,
+      queueDeadlineMs: v.QUEUE_DEADLINE_MS ?? 150,
       queueTargetMs: v.QUEUE_TARGET_MS ?? 5,
+      queueIntervalMs: v.QUEUE_INTERVAL_MS ?? 100,
       /** argon2 hashes at once (one core fewer than the machine's, at least one) and waiting at most in its line. */
       hashConcurrency: v.HASH_CONCURRENCY ?? defaultHashConcurrency(),
       hashQueue: v.HASH_QUEUE ?? (v.HASH_CONCURRENCY ?? defaultHashConcurrency()) * 4,
+      /**
+       * Linux: the nice value of libuv's pool threads, where argon2 hashes (security/thread-priority.ts), so the
+       * event loop, which answers signed-in users, has the CPU first during a wave of sign-ins; 0 leaves them.
+       */
+      hashNice: v.HASH_NICE ?? 10,
       /** Open connections per instance (server.maxConnections). */
       maxConnections: v.MAX_CONNECTIONS ?? 4_096,
+      /**
+       * Connections the kernel holds for the instance before it accepts them (listen's backlog, capped by the
+       * kernel's somaxconn). Node's default, 511, drops the SYNs of a surge beyond it, and a dropped SYN is resent
+       * after 1, 3, 7 seconds: a wait far longer than a refusal.
+       */
+      listenBacklog: v.LISTEN_BACKLOG ?? 4_096,
       /**
        * Each client's share (http/connection-share.ts, keyed by clientIpv6Prefix): open connections, and those
        * still waiting for their first request's headers; 0 is off, the default behind TRUST_PROXY.

@@ -14,6 +14,7 @@ import { observeServices } from './metrics/metrics';
 import { roundTrips } from './db/prepared';
 import { errorShapes } from './modules/registry';
 import { failStart, type StartProblem } from './startup-failure';
+import { lowerThreadPoolPriority } from './security/thread-priority';
 import type { Telemetry } from './telemetry';
 
 export async function serve(telemetry: Telemetry | null): Promise<void> {
@@ -48,9 +49,10 @@ export async function serve(telemetry: Telemetry | null): Promise<void> {
   const server: Server = await new Promise<Server>((resolve, reject) => {
     const s = createHttpServer(app, config.runtime, { logger, errorShapes, corsOrigins: config.corsOrigins });
     s.once('error', reject);
-    s.listen(config.port, config.host, () => resolve(s));
+    s.listen({ port: config.port, host: config.host, backlog: config.runtime.listenBacklog }, () => resolve(s));
   }).catch(fail);
   server.keepAliveTimeout = 65_000;
+  await lowerThreadPoolPriority(config.runtime.hashNice);
   // The validator compiles the contract on first use: pay that before real traffic arrives.
   await fetch(`http://127.0.0.1:${config.port}/core/v1/tenants`, { headers: { 'cosafe-core-api-version': '1' } }).catch(
     () => undefined,

@@ -13,11 +13,15 @@
 // are quick the limit grows (throughput × target exceeds what is in flight); when the instance can do less — a
 // starved CPU, a slow database — the limit shrinks until an admitted request waits about the target, instead of
 // letting hundreds share a slow loop while the excess piles up unseen in socket buffers. Below `minInFlight`
-// nothing is ever refused (the floor). Beyond the limit requests wait in a queue per class, (a) served first. The queue is CoDel-style: a request may wait `deadlineMs`, but
-// once the queue has not been empty for `deadlineMs` (a standing queue, not a burst) only `targetMs`, so under
-// sustained overload the excess is refused in milliseconds instead of adding its wait to every answer. A refusal is
-// 503 SERVICE_UNAVAILABLE with Retry-After, from bytes made once, before the body is read (the connection then
-// closes, so nothing is left half-read); it is counted per operation and summarised in the log once a second.
+// nothing is ever refused (the floor). Beyond the limit requests wait in a queue per class, (a) served first.
+// The queue is CoDel-style: while it drains (a burst: a garbage-collection pause or a host stall leaves everything
+// that arrived meanwhile to be read at once) a request may wait `deadlineMs`; once it stands (it has neither emptied
+// nor shrunk over an interval: requests arrive faster than they leave) only `targetMs`, so under sustained overload
+// the excess is refused in milliseconds instead of adding its wait to every answer. A refusal is 503
+// SERVICE_UNAVAILABLE with Retry-After, from bytes made once, before the body is read. A small declared body is then
+// read off and dropped so the connection stays open (closing it would send every refused client through a new TCP
+// handshake, a storm of them at overload); a large or chunked one closes the connection, so nothing is left
+// half-read. It is counted per operation and summarised in the log once a second.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { ApiError } from '../errors';
 import type { Logger } from '../logger';
@@ -36,10 +40,12 @@ export interface AdmissionOptions {
   latencyTargetMs: number;
   /** Requests waiting for a slot, all classes together. */
   maxQueued: number;
-  /** How long a request may wait for a slot while the queue is a burst. */
+  /** How long a request may wait for a slot while the queue is a burst that drains. */
   deadlineMs: number;
-  /** How long once the queue has stood for `deadlineMs` (CoDel's target). */
+  /** How long once the queue stands: it has not emptied, nor shrunk, for a whole interval (CoDel's target). */
   targetMs: number;
+  /** The interval over which a queue that neither empties nor shrinks is called standing; `deadlineMs` if unset. */
+  intervalMs?: number;
   /** (b) requests admitted at once: the hashing pool and its line. */
   signInSlots: () => number;
   /** True while the hashing line is full. */
@@ -74,17 +80,26 @@ export function classify(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'
   return 'c';
 }
 
-/** Contract operation of a method and path (for the refusal's metrics label; refusals only, so a plain scan). */
+/** Contract operation of a method and path (for the refusal's metrics label), from the routes of that method. */
 function operationMatcher(): (method: string, path: string) => string {
-  const routes = [...contractView().operations.values()].map((op) => ({
-    method: op.method.toUpperCase(),
-    pattern: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
-    operationId: op.operationId,
-  }));
+  const byMethod = new Map<string, { pattern: RegExp; operationId: string }[]>();
+  for (const op of contractView().operations.values()) {
+    const method = op.method.toUpperCase();
+    const pattern = new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    byMethod.set(method, [...(byMethod.get(method) ?? []), { pattern, operationId: op.operationId }]);
+  }
   return (method, path) =>
-    routes.find((r) => r.method === method && r.pattern.test(path))?.operationId ??
+    byMethod.get(method)?.find((r) => r.pattern.test(path))?.operationId ??
     (path.startsWith('/core/') ? 'unmatched' : 'other');
 }
+
+/** The most a refused request's body may declare and still keep its connection (it is read off and dropped). */
+const keptBodyBytes = 16 * 1024;
+const smallBody = (req: IncomingMessage) => {
+  if (req.headers['transfer-encoding'] !== undefined) return false;
+  const length = req.headers['content-length'];
+  return length === undefined || (/^\d{1,9}$/.test(length) && Number(length) <= keptBodyBytes);
+};
 
 const busyMessage = 'The service is busy; try again in a moment';
 
@@ -115,14 +130,30 @@ interface Waiting {
 class Queue {
   items: Waiting[] = [];
   head = 0;
-  /** When the queue was last empty (CoDel: a queue that has not emptied for a deadline is standing). */
-  emptyAt = performance.now();
+  /**
+   * Standing (CoDel): the queue has neither emptied nor shrunk over a whole interval, so requests arrive faster than
+   * they leave; a burst (a garbage-collection pause, a host stall: everything that arrived meanwhile is read at once)
+   * shrinks from interval to interval, and its requests may wait the deadline.
+   */
+  standing = false;
+  /** The start of the current interval and the queue's length then (null while the queue is empty). */
+  private markAt: number | null = null;
+  private markLength = 0;
   get length() {
     return this.items.length - this.head;
   }
   push(w: Waiting) {
-    if (this.length === 0) this.emptyAt = w.at;
     this.items.push(w);
+  }
+  /** Called as the queue drains: at each interval's end, whether it stood (did not shrink) over the interval. */
+  observe(now: number, intervalMs: number) {
+    const length = this.length;
+    if (length === 0) return this.emptied();
+    if (this.markAt === null || now - this.markAt >= intervalMs) {
+      if (this.markAt !== null) this.standing = length >= this.markLength;
+      this.markAt = now;
+      this.markLength = length;
+    }
   }
   peek(): Waiting | undefined {
     while (this.head < this.items.length && this.items[this.head].gone) this.head++;
@@ -135,11 +166,15 @@ class Queue {
     this.compact();
     return w;
   }
+  private emptied() {
+    this.standing = false;
+    this.markAt = null;
+  }
   private compact() {
     if (this.head === this.items.length) {
       this.items = [];
       this.head = 0;
-      this.emptyAt = performance.now();
+      this.emptied();
     } else if (this.head > 1024 && this.head * 2 > this.items.length) {
       this.items = this.items.slice(this.head);
       this.head = 0;
@@ -189,15 +224,16 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   const slotsFor = (cls: 'a' | 'c') => (cls === 'a' ? limit : Math.max(1, Math.floor(limit * 0.75)));
   const busy = () => running.a + running.c;
 
-  const wait = (queue: Queue, now: number) =>
-    now - queue.emptyAt > options.deadlineMs ? options.targetMs : options.deadlineMs;
+  const intervalMs = options.intervalMs ?? options.deadlineMs;
+  const wait = (queue: Queue) => (queue.standing ? options.targetMs : options.deadlineMs);
 
   const refuse = (req: IncomingMessage, res: ServerResponse, cls: WorkClass, reason: RefusalReason, at: number) => {
     if (res.headersSent || res.destroyed) return;
     operationOf ??= operationMatcher();
     countDoorRefusal(logger, operationOf(req.method ?? 'GET', pathOf(req.url)), cls, reason, at);
-    // The body is not read: a request that may carry one closes its connection after the answer.
-    if (req.method !== 'GET' && req.method !== 'HEAD') res.shouldKeepAlive = false;
+    // The body is not read before the answer. A small declared one is read off and dropped after it (Node does that
+    // for an unread body of a kept-alive connection); a large or chunked one closes the connection.
+    if (!smallBody(req)) res.shouldKeepAlive = false;
     const answer = refusalFor(pathOf(req.url));
     const origin = allowedOrigin(req);
     res.writeHead(
@@ -218,8 +254,9 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
     const now = performance.now();
     for (const cls of ['a', 'c'] as const) {
       const queue = queues[cls];
+      queue.observe(now, intervalMs);
       for (let next = queue.peek(); next; next = queue.peek()) {
-        if (now - next.at > wait(queue, now)) {
+        if (now - next.at > wait(queue)) {
           queue.shift();
           queuedCount--;
           next.refuse('queue-timeout');

@@ -22,6 +22,7 @@ export type ServerBounds = Pick<
   | 'maxQueued'
   | 'queueDeadlineMs'
   | 'queueTargetMs'
+  | 'queueIntervalMs'
   | 'hashConcurrency'
   | 'hashQueue'
   | 'maxConnectionsPerClient'
@@ -55,6 +56,7 @@ export function createHttpServer(
       maxQueued: runtime.maxQueued,
       deadlineMs: runtime.queueDeadlineMs,
       targetMs: runtime.queueTargetMs,
+      intervalMs: runtime.queueIntervalMs,
       signInSlots: () => runtime.hashConcurrency + runtime.hashQueue,
       hashingFull: () => hashing.full,
       errorShapes,

@@ -190,6 +190,27 @@ describe('class (a): signed-in users', () => {
     await Promise.all(holders);
   });
 
+  test('a queue that keeps shrinking is a burst, not standing, however long it takes to empty', async () => {
+    // After a pause (garbage collection, a host stall) everything that arrived meanwhile is read at once: the queue
+    // is long, and new requests keep joining it while it drains. It stays non-empty for longer than the deadline,
+    // but it shrinks interval after interval, so each request may still wait the deadline; only a queue that does
+    // not shrink is standing.
+    await d.close();
+    d = await door({ deadlineMs: 400, targetMs: 20, intervalMs: 100, maxQueued: 20 });
+    const answers = [1, 2, 3, 4].map(() => get(d, '/core/v1/tenants'));
+    await until(() => d.held.length === 4);
+    answers.push(...Array.from({ length: 12 }, () => get(d, '/core/v1/tenants')));
+    await until(() => d.admission.queued().a === 12);
+    // Every 50 ms two answers leave and one request joins: one fewer each step, 600 ms to empty, each wait ≤ 300 ms.
+    for (let step = 0; step < 12; step++) {
+      await sleep(50);
+      d.held.splice(0, 2).forEach((h) => h.release());
+      answers.push(get(d, '/core/v1/tenants'));
+    }
+    const all = await finish(d, answers);
+    expect(all.map((r) => r.status)).toEqual(Array(28).fill(200));
+  });
+
   test('a client that gives up while waiting leaves the queue', async () => {
     const holders = [1, 2, 3, 4].map(() => get(d, '/core/v1/tenants'));
     await until(() => d.held.length === 4);
@@ -371,6 +392,76 @@ describe('refusals', () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 503/);
     expect(answer).toMatch(/retry-after: 1/i);
+    expect(answer).toMatch(/connection: close/i);
+    d.held.splice(0).forEach((h) => h.release());
+    await holder;
+  });
+
+  test('a small declared body is read off after the answer and the connection stays open for the next request', async () => {
+    const holder = get(d, '/core/v1/tenants');
+    await until(() => d.held.length === 1);
+    const body = JSON.stringify({ name: 'x'.repeat(200) });
+    const request = [
+      'POST /core/v1/groups HTTP/1.1',
+      'Host: 127.0.0.1',
+      'Authorization: Bearer x',
+      'Content-Type: application/json',
+      `Content-Length: ${body.length}`,
+      '',
+      body,
+    ].join('\r\n');
+    const answers = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      const socket = connect(d.port, '127.0.0.1', () => socket.write(request));
+      socket.on('data', (chunk) => {
+        received += chunk;
+        const count = received.match(/HTTP\/1\.1 503/g)?.length ?? 0;
+        // The first refusal came on a connection still open: the same socket carries a second request.
+        if (count === 1 && !received.includes('second-sent')) {
+          received += 'second-sent';
+          socket.write(request);
+        }
+        if (count === 2) {
+          socket.end();
+          resolve(received);
+        }
+      });
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error(`no second answer on the connection: ${received}`)), 5_000).unref();
+    });
+    expect(answers.match(/HTTP\/1\.1 503/g)).toHaveLength(2);
+    expect(answers).toMatch(/connection: keep-alive/i);
+    expect(answers).not.toMatch(/connection: close/i);
+    expect(d.seen).toHaveLength(1);
+    d.held.splice(0).forEach((h) => h.release());
+    await holder;
+  });
+
+  test('a chunked body closes the connection after the answer too', async () => {
+    const holder = get(d, '/core/v1/tenants');
+    await until(() => d.held.length === 1);
+    const answer = await new Promise<string>((resolve, reject) => {
+      let received = '';
+      const socket = connect(d.port, '127.0.0.1', () =>
+        socket.write(
+          [
+            'POST /core/v1/groups HTTP/1.1',
+            'Host: 127.0.0.1',
+            'Authorization: Bearer x',
+            'Content-Type: application/json',
+            'Transfer-Encoding: chunked',
+            '',
+            '',
+          ].join('\r\n'),
+        ),
+      );
+      socket.on('data', (chunk) => (received += chunk));
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error(`no answer while the body was withheld: ${received}`)), 5_000).unref();
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 503/);
     expect(answer).toMatch(/connection: close/i);
     d.held.splice(0).forEach((h) => h.release());
     await holder;
