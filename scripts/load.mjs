@@ -40,6 +40,19 @@ const check = (name, ok, detail) => {
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 const mb = (x) => `${x.toFixed(0)} MB`;
+/** CPU seconds a process has used (user + system, from /proc; 0 where it cannot be read). */
+const cpuSecondsOf = (pid) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+};
+const generatorCpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 let pg;
@@ -315,6 +328,7 @@ try {
     const label = `${factor * 100} %`;
     console.log(`▶ ${overloadSeconds} s at ${label} of capacity: ${overRate} requests/s`);
     const samples = [];
+    const cpuBefore = { generator: generatorCpuSeconds(), region: cpuSecondsOf(region.pid) };
     const r = await openLoop({
       url: region.baseUrl,
       rate: overRate,
@@ -328,11 +342,17 @@ try {
     const goodput = (r.statuses[200] ?? 0) / r.seconds;
     const answered = r.byStatus['200'] ?? { p50: 0, p99: 0 };
     const refused = r.byStatus['503'] ?? { count: 0, p50: 0, p99: 0 };
+    // Where the CPU went: on a 2-core machine an open-loop generator at these rates needs a core of its own.
+    const cpu = {
+      generator: (generatorCpuSeconds() - cpuBefore.generator) / r.seconds,
+      region: (cpuSecondsOf(region.pid) - cpuBefore.region) / r.seconds,
+    };
     report.overloads.push({
       label,
       rate: overRate,
       seconds: overloadSeconds,
       r,
+      cpu,
       goodput,
       rss: { first, last },
       load: load(),
@@ -652,11 +672,11 @@ const lines = [
   '',
   '## Overload (open loop): 150 % and 300 % of capacity',
   '',
-  '| Load | Rate/s | Requests | Statuses (0: unanswered after 10 s) | Goodput/s | Answered p50 | Answered p99 | Refused p50 | Refused p99 | RSS | Machine load |',
-  '|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|',
+  '| Load | Rate/s | Requests | Statuses (0: unanswered after 10 s) | Goodput/s | Answered p50 | Answered p99 | Refused p50 | Refused p99 | RSS | CPU: region, generator (cores) | Generator stalls > 100 ms | Machine load |',
+  '|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|---:|---:|',
   ...report.overloads.map(
     (o) =>
-      `| ${o.label} | ${o.rate} | ${o.r.requests} | ${JSON.stringify(o.r.statuses).replace(/"/g, '')} | ${o.goodput.toFixed(0)} | ${ms(o.r.byStatus['200']?.p50 ?? 0)} | ${ms(o.r.byStatus['200']?.p99 ?? 0)} | ${ms(o.r.byStatus['503']?.p50 ?? 0)} | ${ms(o.r.byStatus['503']?.p99 ?? 0)} | ${mb(o.rss.first)} → ${mb(o.rss.last)} | ${o.load} |`,
+      `| ${o.label} | ${o.rate} | ${o.r.requests} | ${JSON.stringify(o.r.statuses).replace(/"/g, '')} | ${o.goodput.toFixed(0)} | ${ms(o.r.byStatus['200']?.p50 ?? 0)} | ${ms(o.r.byStatus['200']?.p99 ?? 0)} | ${ms(o.r.byStatus['503']?.p50 ?? 0)} | ${ms(o.r.byStatus['503']?.p99 ?? 0)} | ${mb(o.rss.first)} → ${mb(o.rss.last)} | ${o.cpu.region.toFixed(2)}, ${o.cpu.generator.toFixed(2)} | ${o.r.stallsOver100ms} (longest ${ms(o.r.maxLagMs)}) | ${o.load} |`,
   ),
   '',
   '## Sizing: what one instance serves per core',
