@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 // Better Auth's rows of `npm run bench`, measured as the region's are: the same warm-up, the same rounds of
 // sign-ins each against a verify measured around it, rate limiting on for both (each client from its own
 // address), and the session check's CPU per request with its database's. Better Auth has no refresh-token
@@ -55,7 +56,12 @@ export async function benchBetterAuth(port: number, databaseUrl: string, ctx: Ru
         }),
       (r) => r.statuses[200] ?? 0,
     );
-    rows.push({ name: 'Better Auth: password sign-in (1 request)', result: signIn.result, note: signIn.note });
+    rows.push({
+      load: loadavg()[0],
+      name: 'Better Auth: password sign-in (1 request)',
+      result: signIn.result,
+      note: signIn.note,
+    });
     const check = () => ({ method: 'GET', path: '/api/auth/get-session', headers: { ...headers(), cookie } });
     await load({ port, connections: 8, durationMs: 2000, next: check });
     const costs = [];
@@ -67,6 +73,7 @@ export async function benchBetterAuth(port: number, databaseUrl: string, ctx: Ru
       );
     const cost = medianCost(costs);
     rows.push({
+      load: loadavg()[0],
       name: 'Better Auth: session check (get-session)',
       result: cost.result,
       cost,

@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 // The region's rows of `npm run bench`: the authenticated GET and the refresh rotation with their costs per
 // request beside an Express hello world and the bare-client floor, logins against an argon2id verify, the group
 // search at a fixed rate. Each cost figure is the median of BENCH_ROUNDS rounds (3 unless told).
@@ -14,6 +15,8 @@ import { seedManyGroups } from './seed-groups';
 
 export interface Row {
   name: string;
+  /** The machine's 1-minute load average when the row was measured. */
+  load?: number;
   result: LoadResult;
   note?: string;
   cost?: Cost;
@@ -123,6 +126,7 @@ export async function benchRegion(
       // Warm up as the other rows do (a second of closed-loop requests), so the JIT has compiled the path.
       await load({ port, connections: 4, durationMs: 2000, next: groupsGet });
       rows.push({
+        load: loadavg()[0],
         name: `${label}: GET /groups name[match], 10,000 groups, 100,000 memberships, at 100 req/s`,
         result: await paced({ port, rate: 100, durationMs: ms, next: groupsGet, expectStatus: 200 }),
         note: 'goal: p99 below 10 ms',
@@ -132,6 +136,7 @@ export async function benchRegion(
     if (env.DATABASE_URL && ctx.want('drivers')) {
       for (const d of await benchDrivers(env.DATABASE_URL, { sessionId: session.id, userId }, ctx.seconds, ctx.rounds))
         rows.push({
+          load: loadavg()[0],
           name: `${label} driver ${d.driver}: the GET's 2 statements, 10 loops (no HTTP)`,
           result: {
             requests: 0,
@@ -167,6 +172,7 @@ export async function benchRegion(
         );
       else notes.push('PGlite runs inside the region: its CPU is in the Node figure (goal ≤ 700 µs)');
       rows.push({
+        load: loadavg()[0],
         name: `${label}: authenticated GET /tenants`,
         result: got.cost.result,
         cost: got.cost,
@@ -174,6 +180,7 @@ export async function benchRegion(
       });
       if (got.beside)
         rows.push({
+          load: loadavg()[0],
           name: `${label}: the same statements from a bare client, named and prepared (no HTTP)`,
           result: got.beside.result,
           cost: { ...got.beside, roundTrips: 2, nodeUs: NaN },
@@ -211,6 +218,7 @@ export async function benchRegion(
         (r) => r.statuses[201] ?? 0,
       );
       rows.push({
+        load: loadavg()[0],
         name: `${label}: complete password login (probe + session, 2 requests)`,
         result: complete.result,
         note: complete.note,
@@ -228,6 +236,7 @@ export async function benchRegion(
         (r) => r.statuses[201] ?? 0,
       );
       rows.push({
+        load: loadavg()[0],
         name: `${label}: password sign-in (session only, 1 request)`,
         result: alone.result,
         note: alone.note,
@@ -252,6 +261,7 @@ export async function benchRegion(
       const underLogins = await load({ port, connections: 1, durationMs: ms, next: authGet, expectStatus: 200 });
       await background;
       rows.push({
+        load: loadavg()[0],
         name: `${label}: authenticated GET while logins run`,
         result: underLogins,
         note: `RSS ${rssBefore} → ${rssMegabytes(child.pid!)} MB during the run`,
@@ -314,6 +324,7 @@ async function benchRotation(
     next: () => rotate(sessions[w++ % sessions.length]),
   });
   rows.push({
+    load: loadavg()[0],
     name: `${label}: refresh rotation at 300/s`,
     result: atRate,
     note: 'goal: p99 ≤ 15 ms (closed loops: each session rotates one at a time, so their answers never race)',
@@ -346,6 +357,7 @@ async function benchRotation(
   const cpu = (c: Cost) => c.nodeUs + (Number.isNaN(c.dbUs) ? 0 : c.dbUs);
   const [f, a] = [medianCost(freshCosts), medianCost(agedCosts)];
   rows.push({
+    load: loadavg()[0],
     name: `${label}: refresh rotation of a session rotated 5,000 times before`,
     result: a.result,
     cost: a,

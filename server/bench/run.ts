@@ -2,7 +2,7 @@
 // PostgreSQL when one answers, and on embedded PGlite), measures them side by side, prints the figures with
 // their ratios and writes docs/benchmarks.md.
 import { writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
@@ -15,6 +15,7 @@ import { tokenMissMicros } from './token-cost';
 import { load } from './load';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const startLoad = loadavg()[0];
 const roundCount = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** `BENCH_ONLY=groups,login` runs only those parts (groups, get, drivers, login, refresh, better-auth, pglite, crisis, web). */
@@ -102,11 +103,11 @@ async function main() {
   }
 
   const table = [
-    '| Measurement | req/s | p50 ms | p99 ms | errors | Node CPU µs/req | DB CPU µs/req | round trips/req | notes |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| Measurement | req/s | p50 ms | p99 ms | errors | Node CPU µs/req | DB CPU µs/req | round trips/req | load | notes |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${fmt(r.result.perSecond)} | ${fmt(r.result.p50, 1)} | ${fmt(r.result.p99, 1)} | ${r.result.errors} | ${fmt(r.cost?.nodeUs ?? NaN)} | ${fmt(r.cost?.dbUs ?? NaN)} | ${fmt(r.cost?.roundTrips ?? NaN, 1)} | ${r.note ?? ''} |`,
+        `| ${r.name} | ${fmt(r.result.perSecond)} | ${fmt(r.result.p50, 1)} | ${fmt(r.result.p99, 1)} | ${r.result.errors} | ${fmt(r.cost?.nodeUs ?? NaN)} | ${fmt(r.cost?.dbUs ?? NaN)} | ${fmt(r.cost?.roundTrips ?? NaN, 1)} | ${r.load === undefined ? '' : fmt(r.load, 1)} | ${r.note ?? ''} |`,
     ),
   ].join('\n');
   const tokenLine = `Access token verification on a cache miss: ${fmt(tokenMiss[(tokenMiss.length - 1) >> 1], 1)} µs CPU (median of ${tokenMiss.length} rounds of 2,000 fresh tokens; range ${fmt(tokenMiss[0], 1)}-${fmt(tokenMiss.at(-1)!, 1)}; goal ≤ 60 µs)`;
@@ -121,7 +122,7 @@ runs as in production (no response validation, logs at warn), with development s
 - Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}
 - One argon2id verify (m = 19 MiB, t = 2, p = 1): ${fmt(argonMs, 1)} ms CPU
 - Databases: ${usePg ? 'PostgreSQL on 127.0.0.1 and ' : ''}PGlite (embedded, in memory)
-- Run on ${new Date().toISOString().slice(0, 10)}
+- Run on ${new Date().toISOString().slice(0, 10)}; the machine's 1-minute load average ${fmt(startLoad, 1)} at the start and ${fmt(loadavg()[0], 1)} at the end, and beside each row when it was measured
 
 ${table}
 
