@@ -19,6 +19,21 @@ const profileDir = mkdtempSync(join(tmpdir(), 'core-profile-'));
 const pg = await startPrivatePostgres({ database: 'profile' });
 let region;
 const window = { from: 0, to: Number.POSITIVE_INFINITY };
+/** What holds the region's memory: resident set, V8's heap (live, and reserved), memory outside the heap. */
+async function memory(when) {
+  const text = await (await fetch(`${region.baseUrl}/metrics`)).text();
+  const value = (name) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `))
+        ?.split(' ')[1] ?? NaN,
+    ) /
+    2 ** 20;
+  console.log(
+    `memory ${when}: RSS ${region.rssMegabytes().toFixed(0)} MB; V8 heap ${value('nodejs_heap_size_used_bytes').toFixed(0)} MB live of ${value('nodejs_heap_size_total_bytes').toFixed(0)} MB reserved; outside the heap (buffers) ${value('nodejs_external_memory_bytes').toFixed(0)} MB`,
+  );
+}
 try {
   region = await startRegion({
     build: 'dist',
@@ -38,12 +53,14 @@ try {
     path: '/core/v1/tenants',
     headers: { 'cosafe-core-api-version': '1', authorization: `Bearer ${token}` },
   });
+  await memory('after boot');
   await closedLoop({ url: region.baseUrl, connections: 8, durationMs: 3_000, next });
   // V8 stamps its samples with the monotonic clock that process.hrtime reads (Linux): the window is kept apart from
   // start-up and warm-up.
   window.from = Number(process.hrtime.bigint() / 1000n);
   const r = await closedLoop({ url: region.baseUrl, connections: clients, durationMs: seconds * 1_000, next });
   window.to = Number(process.hrtime.bigint() / 1000n);
+  await memory(`after ${seconds} s of ${clients} clients`);
   console.log(
     `${clients} clients for ${seconds} s: ${r.perSecond.toFixed(0)} GETs/s, statuses ${JSON.stringify(r.statuses)}, load ${loadavg()[0].toFixed(1)}`,
   );
