@@ -101,8 +101,3 @@ export async function checkPassword(
   }
   return true;
 }
-
-/** Expired proofs are removed on the way; nothing needs them after a minute. */
-export async function purgeExpiredProofs(services: Services): Promise<void> {
-  await services.db.deleteFrom('verified_credentials').where('expires_at', '<=', services.now()).execute();
-}

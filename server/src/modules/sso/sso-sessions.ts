@@ -23,7 +23,6 @@ import {
 import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
 
-export const ssoKinds = ['oidc', 'saml', 'skolon'] as const;
 export const challengeLifetimeMs = 10 * 60_000;
 
 const domainOf = (email: string) => email.trim().toLowerCase().split('@').pop() ?? '';
