@@ -9,7 +9,7 @@ import {
   type LockoutAnswer,
   type LockoutValues,
 } from '../../security/throttle';
-import type { Database } from '../../db/types';
+import type { DB as Database } from '../../db/types';
 import type { Factors } from '../../shared/caller';
 import { pendingSessionLifetimeMs } from './lifetimes';
 

@@ -8,7 +8,7 @@
 import { ApiError } from '../../errors';
 import type { SessionCaller } from '../../shared/caller';
 import { addressKey } from '../../shared/client-address';
-import type { SsoKind } from '../../db/types';
+import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
