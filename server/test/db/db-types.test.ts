@@ -1,6 +1,6 @@
 // server/src/db/types.ts is generated from the migrations (scripts/db-types.ts, `npm run generate`), and
 // `npm run check:generated` fails when it is out of step with them. Proven on a copy of server/src/db: as it is the
-// check passes; with one more migration and the same types.ts it fails, and once regenerated the new table is there.
+// check passes; with one more migration and the same types.ts it fails, and generating writes the new table.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +51,5 @@ describe('generated row types (db/types.ts)', () => {
     expect(readFileSync(join(db, 'types.ts'), 'utf8')).toMatch(
       /export interface CheckFixture \{\s+id: number;\s+label: string;\s+\}/,
     );
-    expect(dbTypes('--check', '--db-dir', db).status).toBe(0);
   }, 180_000);
 });
