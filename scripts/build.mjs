@@ -51,7 +51,10 @@ if (release) {
 }
 rmSync(serverDist, { recursive: true, force: true });
 
-run('generated/ is in step with openapi/', [join(root, 'scripts', 'generate.mjs'), '--check']);
+run('generated/ and the row types are in step with openapi/ and the migrations', [
+  join(root, 'scripts', 'generate.mjs'),
+  '--check',
+]);
 run('server → server/dist', [
   join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
   '-p',

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Derives everything in generated/ from openapi/: the bundled spec (what the server's validator loads), the
-// TypeScript types (server handlers, web client) and a self-contained Redoc page. With --check it regenerates
-// into a temporary folder and fails when generated/ differs: the drift guard run by `npm test` and CI.
-import { execFileSync } from 'node:child_process';
+// TypeScript types (server handlers, web client) and a self-contained Redoc page; then server/src/db/types.ts, the
+// row types, from the migrations (scripts/db-types.ts). With --check it regenerates into a temporary folder (the
+// row types in memory) and fails when either differs: the drift guard run by `npm test` and CI.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, readdirSync, copyFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,6 +19,14 @@ const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_
 function run(args) {
   execFileSync(process.execPath, [redocly, ...args], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
 }
+
+/** server/src/db/types.ts from the migrations; with --check, false when it is out of step (the script says so). */
+function dbTypes() {
+  const args = ['--import', 'tsx', join(root, 'scripts', 'db-types.ts'), ...(check ? ['--check'] : [])];
+  return spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' }).status === 0;
+}
+
+let failed = false;
 
 try {
   const bundle = join(out, 'core-api.bundle.json');
@@ -44,9 +53,10 @@ try {
       console.error(
         `generated/ is out of step with openapi/: ${[...stale, ...extra].join(', ')}. Run \`npm run generate\` and commit.`,
       );
-      process.exit(1);
+      failed = true;
+    } else {
+      console.log('generated/ is up to date with openapi/');
     }
-    console.log('generated/ is up to date with openapi/');
   } else {
     for (const f of files) copyFileSync(join(out, f), join(target, f));
     console.log(`generated/: ${files.join(', ')}`);
@@ -54,3 +64,5 @@ try {
 } finally {
   rmSync(out, { recursive: true, force: true });
 }
+if (!dbTypes()) failed = true;
+if (failed) process.exit(1);

@@ -1,12 +1,11 @@
 // The only reader of process.env for configuration: every variable is declared here as a zod schema, validated at
 // boot and reported together, so a bad deployment fails fast with every problem named; production refuses to start
 // without its secrets. The Config type is what toConfig builds from the parsed variables.
+import type { JsonWebKey } from 'node:crypto';
 import { availableParallelism, hostname } from 'node:os';
 import { resolve } from 'node:path';
 import ipaddr from 'ipaddr.js';
-import type { JWK } from 'jose';
 import { z } from 'zod';
-import { isTimeZone } from './messages/formats';
 
 export const regions = ['eu-north-1', 'se-sto', 'sa-east-1'] as const;
 export type RegionId = (typeof regions)[number];
@@ -59,6 +58,19 @@ const list = z.string().transform((value) =>
 const pem = z.string().transform((value) => value.replace(/\\n/g, '\n'));
 const flag = z.enum(['true', 'false'], { message: 'must be true or false' }).transform((value) => value === 'true');
 
+/** A time zone name Intl knows (IANA: Europe/Stockholm). */
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A private signing key as a JSON Web Key (RFC 7517): node:crypto reads and writes the key itself. */
+export type SigningJwk = JsonWebKey & { kid?: string; alg?: string; use?: string };
+
 /** ACCESS_TOKEN_SIGNING_KEYS: a JSON array of private JWKs, newest (active) first, each with a kid. */
 const signingKeys = z
   .string()
@@ -77,7 +89,7 @@ const signingKeys = z
       keys.every((key) => typeof key?.kid === 'string' && key.kid !== '' && typeof key.d === 'string' && key.d !== ''),
     'must be a non-empty JSON array of private JWKs, each with a kid',
   )
-  .transform((keys) => keys as JWK[]);
+  .transform((keys) => keys as SigningJwk[]);
 
 /** pino's levels, and silent. */
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Client, Pool, types as pgTypes } from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -7,11 +7,10 @@ import { lockDataDir } from './data-dir-lock';
 import { PGliteDialect } from './pglite-dialect';
 import { Pipelines, pipeliningPool } from './pipeline';
 import { roundTrips, statementName } from './prepared';
-import type { Database } from './types';
+import type { Db } from './executor';
+import type { DB as Database } from './types';
 
-export type Db = Kysely<Database>;
-/** The database or a transaction on it: what a repository function runs its statements on. */
-export type Executor = Kysely<Database> | Transaction<Database>;
+export type { Db, Executor } from './executor';
 
 const INT8 = 20;
 // Ids are bigint in SQL and numbers in the API; every id stays below 2^53.

@@ -7,7 +7,7 @@
 // its name, so the database parses it once per connection and can keep its plan. The parameters stay
 // parameters: nothing is ever interpolated.
 import { CompiledQuery, sql, type QueryExecutorProvider, type RawBuilder } from 'kysely';
-import type { Executor } from './database';
+import type { Executor } from './executor';
 
 /** `$n` in the compiled text; Kysely accepts it wherever a value expression goes. */
 export type Placeholder = RawBuilder<any>;

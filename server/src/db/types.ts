@@ -1,543 +1,516 @@
-// Row types of the tables, as Kysely sees them. Migrations own the DDL; keep the two in step.
-import type { ColumnType, Generated, GeneratedAlways, JSONColumnType } from 'kysely';
+// Generated from the migrations by `npm run generate` (scripts/db-types.ts). Do not edit by hand.
+import type {
+  ApiKeyScope,
+  ContactType,
+  DispatchChannel,
+  DispatchSource,
+  DispatchStatus,
+  GroupFunction,
+  GroupType,
+  JobPayload,
+  JobStatus,
+  MembershipPermissions,
+  PasswordTokenKind,
+  PersonalAlarmAction,
+  PersonalAlarmChangeSet,
+  PersonalAlarmMessageKind,
+  PushTokenType,
+  SessionFactors,
+  SsoKind,
+} from './column-types';
+import type { ColumnType, GeneratedAlways, JSONColumnType } from 'kysely';
 
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type Generated<T> =
+  T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
 
-export interface TenantsTable {
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export interface Accounts {
+  created_at: Generated<Timestamp>;
   id: Generated<number>;
   name: string;
-  logo_url: string;
-  website_url: string;
-  may_any_user_activate_im_ok: ColumnType<boolean, boolean | undefined, boolean>;
-  created_at: CreatedAt;
-}
-
-export interface AccountsTable {
-  id: Generated<number>;
   tenant_id: number;
-  name: string;
-  created_at: CreatedAt;
 }
 
-export interface UsersTable {
-  id: Generated<number>;
-  name: string;
-  title: string | null;
-  email: string;
-  email_hash: string;
-  password_hash: string | null;
-  phone_primary: string | null;
-  phone_secondary: string | null;
-  image_url: string | null;
-  otp_email_enabled: ColumnType<boolean, boolean | undefined, boolean>;
-  otp_sms_enabled: ColumnType<boolean, boolean | undefined, boolean>;
-  last_access_at: NullableTimestamp;
-  unavailable_until: NullableTimestamp;
-  /** Set while every membership of the user is deactivated (SCIM): the user cannot sign in. */
-  deactivated_at: NullableTimestamp;
-  /** The name's parts as the tenant's directory (SCIM) sent them; `name` is derived from them. */
-  given_name: ColumnType<string | null, string | null | undefined, string | null>;
-  family_name: ColumnType<string | null, string | null | undefined, string | null>;
-  name_formatted: ColumnType<string | null, string | null | undefined, string | null>;
-  created_at: CreatedAt;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
-}
-
-export interface MembershipsTable {
-  tenant_id: number;
-  user_id: number;
-  /** The user's permission flags in this tenant (the shape of the UserPermissions schema). */
-  permissions: JSONColumnType<Record<string, Record<string, boolean | number | null>>>;
-  /** Tenant administrator (api keys, contacts, SSO settings, hidden groups); added by the organisation migration. */
-  is_admin: ColumnType<boolean, boolean | undefined, boolean>;
-  /** False once the tenant's directory (SCIM) deactivated the user here; added by the enterprise identity migration. */
-  active: ColumnType<boolean, boolean | undefined, boolean>;
-  scim_external_id: ColumnType<string | null, string | null | undefined, string | null>;
-  created_at: CreatedAt;
-}
-
-export interface UserSettingsTable {
-  user_id: number;
-  receive_emails: boolean;
-  notify_checklists: boolean;
-  notify_documents: boolean;
-  preferred_language: string | null;
-}
-
-export interface SessionsTable {
-  id: string;
-  /** Null while a single sign-on session waits for its identity provider (see sso_tenant_id). */
-  user_id: number | null;
-  /** Single sign-on: the tenant whose identity provider the session was opened for (the email domain's). */
-  sso_tenant_id: ColumnType<number | null, number | null | undefined, number | null>;
-  factors: JSONColumnType<Record<string, 'verified' | 'unverified'>>;
-  created_at: CreatedAt;
-  last_refreshed_at: Timestamp;
-  expires_at: Timestamp;
-  revoked_at: NullableTimestamp;
-  revoked_reason: string | null;
-  /** The current refresh token's keyed hash, its immediate predecessor's and when that was superseded. */
-  refresh_token_hash: string | null;
-  previous_refresh_token_hash: string | null;
-  previous_superseded_at: NullableTimestamp;
-}
-
-/** Superseded refresh tokens, kept 7 days to recognise their reuse. */
-export interface RefreshTokensTable {
-  token_hash: string;
-  session_id: string;
-  created_at: CreatedAt;
-  superseded_at: NullableTimestamp;
-}
-
-export interface ChallengesTable {
-  id: string;
-  session_id: string;
-  kind: string;
-  secret_hash: string | null;
-  sent_to: string | null;
-  valid_until: Timestamp;
-  resend_unavailable_until: Timestamp;
-  attempts: ColumnType<number, number | undefined, number>;
-  consumed_at: NullableTimestamp;
-  created_at: CreatedAt;
-}
-
-export interface OutboxTable {
-  id: Generated<number>;
-  channel: string;
-  recipient: string;
-  subject: string | null;
-  body: string;
-  created_at: CreatedAt;
-}
-
-export interface SignInSourcesTable {
-  email_hash: string;
-  source_hash: string;
-  last_seen_at: Timestamp;
-}
-
-export interface ThrottlesTable {
-  key: string;
-  count: number;
-  window_ends_at: Timestamp;
-  blocked_until: NullableTimestamp;
-}
-
-export interface VerifiedCredentialsTable {
-  key: string;
-  /** HMAC of the user id and the stored password hash the proof was made against. */
-  binding: string;
-  expires_at: Timestamp;
-}
-
-export interface PasswordTokensTable {
-  token_hash: string;
-  user_id: number;
-  kind: 'set' | 'reset';
-  created_at: CreatedAt;
-  expires_at: Timestamp;
-  used_at: NullableTimestamp;
-}
-
-export interface CoalertCodesTable {
-  /** What an operator lists and revokes the code by (the code itself is stored only as its hash). */
-  id: Generated<number>;
-  label: ColumnType<string, string | undefined, string>;
-  code_hash: string;
-  user_id: number;
-  usage_limit: number;
-  usage_count: ColumnType<number, number | undefined, number>;
-  expires_at: NullableTimestamp;
-  created_at: CreatedAt;
-}
-
-export interface PushTokensTable {
-  token: string;
-  user_id: number;
-  type: 'ios' | 'android' | 'desktop';
-  app_version: string;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
-}
-
-// Organisation (migration 2026-11-22T1100-organisation).
-export type GroupType = 'default' | 'hidden' | 'crossOrg' | 'coAlert';
-export type GroupFunction = 'checklists' | 'documents' | 'panic_button' | 'lone_worker_timer' | 'im_ok';
-
-export interface GroupsTable {
-  id: Generated<number>;
-  /** The owning tenant (the account's); partner tenants of crossOrg groups are in group_tenants. */
-  tenant_id: number;
-  account_id: number;
-  name: string;
-  /** lower(name), kept by the database (generated column): what `name[match]` and list order compare. */
-  name_folded: GeneratedAlways<string>;
-  type: ColumnType<GroupType, GroupType | undefined, GroupType>;
-  /** Image URL template with `{size}` (small, medium, large); null when the group has no image. */
-  image_url: string | null;
-  /** Kept by a trigger on group_members. */
-  members_count: ColumnType<number, never, never>;
-  created_at: CreatedAt;
-}
-
-export interface GroupTenantsTable {
-  tenant_id: number;
-  group_id: number;
-  /** The owner's row (added by a trigger when the group is created); partner tenants have false. */
-  is_owner: ColumnType<boolean, boolean | undefined, never>;
-}
-
-export interface GroupFunctionsTable {
-  group_id: number;
-  function: GroupFunction;
-}
-
-export interface GroupMembersTable {
-  group_id: number;
-  user_id: number;
-  /** The tenant through which the user is a member (one of the group's tenants). */
-  tenant_id: number;
-  is_admin: ColumnType<boolean, boolean | undefined, boolean>;
-  created_at: CreatedAt;
-}
-
-export interface MeetingRoomsTable {
-  id: Generated<number>;
-  tenant_id: number;
-  name: string;
-  url: string;
-  description: ColumnType<string, string | undefined, string>;
-  is_active: ColumnType<boolean, boolean | undefined, boolean>;
-  created_at: CreatedAt;
-}
-
-export interface ApiKeysTable {
-  id: string;
-  tenant_id: number;
-  name: string;
-  /** keyedHash(secretKey, key); the key itself is never stored. */
-  key_hash: string;
-  scope: ColumnType<'scim', 'scim' | undefined, never>;
+export interface ApiKeys {
+  created_at: Generated<Timestamp>;
   created_by: number | null;
-  created_at: CreatedAt;
-  last_used_at: NullableTimestamp;
-}
-
-export interface ContactsTable {
-  id: Generated<number>;
-  tenant_id: number;
-  account_id: number;
+  id: string;
+  key_hash: string;
+  last_used_at: Timestamp | null;
   name: string;
-  title: string;
-  email: string;
-  phone_number: string;
-  type: 'UserSupport' | 'DataProtectionOfficer';
-  created_at: CreatedAt;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
-}
-
-// Crisis communication (migration 2026-11-22T1200-crisis-communication).
-export type JobStatus = 'pending' | 'done' | 'failed' | 'cancelled';
-
-export interface JobsTable {
-  id: Generated<number>;
-  kind: string;
-  payload: JSONColumnType<Record<string, unknown>>;
-  dedupe_key: string;
-  status: ColumnType<JobStatus, JobStatus | undefined, JobStatus>;
-  run_at: Timestamp;
-  attempts: ColumnType<number, number | undefined, number>;
-  max_attempts: ColumnType<number, number | undefined, number>;
-  locked_until: NullableTimestamp;
-  /** The claim that holds the lease (unique per claim), so only that claim may complete the job. */
-  locked_by: string | null;
-  last_error: string | null;
-  created_at: CreatedAt;
-  finished_at: NullableTimestamp;
-}
-
-export interface CecContactsTable {
-  id: Generated<number>;
+  scope: Generated<ApiKeyScope>;
   tenant_id: number;
-  name: string;
-  title: string | null;
+}
+
+export interface CecContacts {
+  created_at: Generated<Timestamp>;
   email: string | null;
+  id: Generated<number>;
+  language: string | null;
+  name: string;
   phone: string | null;
-  /** The contact's language for what wraps a message (sv, en, …); null: the sender's language. */
-  language: ColumnType<string | null, string | null | undefined, string | null>;
-  created_at: CreatedAt;
-}
-
-export interface CecGroupsTable {
-  id: Generated<number>;
   tenant_id: number;
-  name: string;
-  created_at: CreatedAt;
+  title: string | null;
 }
 
-export interface CecGroupMembersTable {
-  group_id: number;
+export interface CecGroupMembers {
   contact_id: number;
+  group_id: number;
   tenant_id: number;
 }
 
-export interface CecTemplatesTable {
+export interface CecGroups {
+  created_at: Generated<Timestamp>;
   id: Generated<number>;
-  tenant_id: number;
   name: string;
-  content: string;
-  created_at: CreatedAt;
-}
-
-export interface CecSenderSettingsTable {
   tenant_id: number;
-  email_sender_name: string;
-  sms_sender_id: string;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export interface CecMessagesTable {
-  id: Generated<number>;
-  tenant_id: number;
-  sender_user_id: number | null;
-  content: string;
-  is_email: boolean;
-  is_sms: boolean;
-  has_voice_call: boolean;
-  has_confirmation_link: boolean;
-  email_sender_name: string;
-  sms_sender_id: string;
-  sent_at: Timestamp;
-  recipients_resolved_at: NullableTimestamp;
-}
-
-export interface CecMessageGroupsTable {
-  message_id: number;
+export interface CecMessageGroups {
   group_id: number;
   group_name: string;
+  message_id: number;
 }
 
-export interface CecMessageRecipientsTable {
-  id: Generated<number>;
-  message_id: number;
+export interface CecMessageRecipients {
   contact_id: number;
-  name: string;
-  title: string | null;
   email: string | null;
-  phone: string | null;
-  /** bigint[]: elements may arrive as strings; convert with Number(). */
   group_ids: ColumnType<(number | string)[], number[], number[]>;
-}
-
-export interface PersonalAlarmLocationsTable {
   id: Generated<number>;
-  tenant_id: number;
-  latitude: number;
-  longitude: number;
-  created_at: CreatedAt;
-}
-
-export interface PersonalAlarmsTable {
-  id: Generated<number>;
-  tenant_id: number;
-  user_id: number;
-  device_id: string;
-  text: string;
-  dispatch_at: Timestamp;
-  active: boolean;
-  one_minute_warning: boolean;
-  location_id: number | null;
-  message_id: number | null;
-  /** Changes whenever the timer is armed, moved or stopped; jobs made for an older version do nothing. */
-  version: ColumnType<number, number | undefined, number>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface PersonalAlarmRecipientUsersTable {
-  alarm_id: number;
-  user_id: number;
-}
-
-export interface PersonalAlarmRecipientGroupsTable {
-  alarm_id: number;
-  group_id: number;
-}
-
-export interface PersonalAlarmMessagesTable {
-  id: Generated<number>;
-  tenant_id: number;
-  alarm_id: number;
-  /** 'changed': the owner's notice of one recorded change by someone else (change_id). */
-  kind: 'warning' | 'alarm' | 'changed';
-  version: number;
-  change_id: ColumnType<number | null, number | null | undefined, never>;
-  created_at: Timestamp;
-}
-
-export type PersonalAlarmAction = 'create' | 'update' | 'activate' | 'deactivate';
-
-/** One change of a personal alarm: who (null once deleted), when, and each changed field from → to. */
-export interface PersonalAlarmChangesTable {
-  id: Generated<number>;
-  tenant_id: number;
-  alarm_id: number;
-  actor_id: number | null;
-  action: PersonalAlarmAction;
-  changes: JSONColumnType<Record<string, { from?: unknown; to?: unknown }>>;
-  created_at: Timestamp;
-}
-
-export type DispatchSource = 'cec' | 'alarm';
-export type DispatchChannel = 'email' | 'sms' | 'voice' | 'push';
-export type DispatchStatus = 'queued' | 'sending' | 'sent' | 'failed';
-
-export interface DispatchesTable {
-  id: Generated<number>;
-  tenant_id: number;
-  source: DispatchSource;
-  /** cec_messages.id or personal_alarm_messages.id, by source. */
   message_id: number;
-  /** cec_message_recipients.id or users.id, by source. */
-  recipient_id: number;
-  channel: DispatchChannel;
-  sent_to: string;
-  status: ColumnType<DispatchStatus, DispatchStatus | undefined, DispatchStatus>;
-  attempts: ColumnType<number, number | undefined, number>;
-  next_attempt_at: Timestamp;
-  /** The job claim sending it; a row left 'sending' by an older claim was abandoned by a stopped worker. */
-  locked_by: string | null;
-  sent_at: NullableTimestamp;
-  last_error: string | null;
-  read_at: NullableTimestamp;
-  /** SHA-256 of the confirmation token (the token itself is derived from the id and key_nonce with the secret key). */
-  confirmation_hash: string | null;
-  /** Random characters in the dispatch's idempotency key, so a reused id never repeats a key. */
-  key_nonce: Generated<string>;
-  /** The language the recipient gets the message in, chosen when the dispatch was made; null: English. */
-  language: ColumnType<string | null, string | null | undefined, string | null>;
+  name: string;
+  phone: string | null;
+  title: string | null;
 }
 
-// Enterprise identity (migration 2026-11-22T1300-enterprise-identity).
-export type SsoKind = 'oidc' | 'saml' | 'skolon';
-
-export interface SsoDomainsTable {
-  domain: string;
+export interface CecMessages {
+  content: string;
+  email_sender_name: string;
+  has_confirmation_link: boolean;
+  has_voice_call: boolean;
+  id: Generated<number>;
+  is_email: boolean;
+  is_sms: boolean;
+  recipients_resolved_at: Timestamp | null;
+  sender_user_id: number | null;
+  sent_at: Timestamp;
+  sms_sender_id: string;
   tenant_id: number;
-  kind: SsoKind;
-  created_at: CreatedAt;
 }
 
-export interface OidcSettingsTable {
+export interface CecSenderSettings {
+  email_sender_name: string;
+  sms_sender_id: string;
   tenant_id: number;
-  client_id: string;
-  client_secret_encrypted: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  jwks_uri: string;
-  issuer: string;
-  created_at: CreatedAt;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  updated_at: Generated<Timestamp>;
 }
 
-export interface SamlSettingsTable {
+export interface CecTemplates {
+  content: string;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  name: string;
   tenant_id: number;
-  entry_point: string;
-  idp_issuer: string | null;
-  idp_certificates: string[];
-  created_at: CreatedAt;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export interface SsoChallengesTable {
+export interface Challenges {
+  attempts: Generated<number>;
+  consumed_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
   id: string;
+  kind: string;
+  resend_unavailable_until: Timestamp;
+  secret_hash: string | null;
+  sent_to: string | null;
   session_id: string;
-  tenant_id: number;
-  kind: SsoKind;
-  redirect_uri: string;
-  state: string | null;
-  nonce: string | null;
-  code_challenge: string | null;
-  saml_request_id: string | null;
-  expires_at: Timestamp;
-  answered_at: NullableTimestamp;
-  asserted_user_id: number | null;
-  code_hash: string | null;
-  code_expires_at: NullableTimestamp;
-  consumed_at: NullableTimestamp;
-  created_at: CreatedAt;
+  valid_until: Timestamp;
 }
 
-export interface SamlAssertionsTable {
-  tenant_id: number;
-  assertion_id: string;
-  expires_at: Timestamp;
+export interface CoalertCodes {
+  code_hash: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp | null;
+  id: Generated<number>;
+  label: Generated<string>;
+  usage_count: Generated<number>;
+  usage_limit: number;
+  user_id: number;
 }
 
-export interface ScimGroupsTable {
+export interface Contacts {
+  account_id: number;
+  created_at: Generated<Timestamp>;
+  email: string;
+  id: Generated<number>;
+  name: string;
+  phone_number: string;
+  tenant_id: number;
+  title: Generated<string>;
+  type: ContactType;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface Dispatches {
+  attempts: Generated<number>;
+  channel: DispatchChannel;
+  confirmation_hash: string | null;
+  id: Generated<number>;
+  key_nonce: Generated<string>;
+  language: string | null;
+  last_error: string | null;
+  locked_by: string | null;
+  message_id: number;
+  next_attempt_at: Timestamp;
+  read_at: Timestamp | null;
+  recipient_id: number;
+  sent_at: Timestamp | null;
+  sent_to: string;
+  source: DispatchSource;
+  status: Generated<DispatchStatus>;
+  tenant_id: number;
+}
+
+export interface GroupFunctions {
+  function: GroupFunction;
   group_id: number;
-  tenant_id: number;
-  external_id: string | null;
-  created_at: CreatedAt;
-  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-/** Every pair of adjacent characters of each group's folded name, with what a list reads (kept by a trigger on groups). */
-export interface GroupNameBigramsTable {
+export interface GroupMembers {
+  created_at: Generated<Timestamp>;
+  group_id: number;
+  is_admin: Generated<boolean>;
   tenant_id: number;
+  user_id: number;
+}
+
+export interface GroupNameBigrams {
   gram: string;
-  name_folded: string;
   group_id: number;
+  name_folded: string;
+  tenant_id: number;
   type: GroupType;
 }
 
-export interface Database {
-  tenants: TenantsTable;
-  accounts: AccountsTable;
-  users: UsersTable;
-  memberships: MembershipsTable;
-  user_settings: UserSettingsTable;
-  sessions: SessionsTable;
-  refresh_tokens: RefreshTokensTable;
-  challenges: ChallengesTable;
-  outbox: OutboxTable;
-  throttles: ThrottlesTable;
-  sign_in_sources: SignInSourcesTable;
-  verified_credentials: VerifiedCredentialsTable;
-  password_tokens: PasswordTokensTable;
-  coalert_codes: CoalertCodesTable;
-  push_tokens: PushTokensTable;
-  groups: GroupsTable;
-  group_name_bigrams: GroupNameBigramsTable;
-  group_tenants: GroupTenantsTable;
-  group_functions: GroupFunctionsTable;
-  group_members: GroupMembersTable;
-  meeting_rooms: MeetingRoomsTable;
-  api_keys: ApiKeysTable;
-  contacts: ContactsTable;
-  jobs: JobsTable;
-  cec_contacts: CecContactsTable;
-  cec_groups: CecGroupsTable;
-  cec_group_members: CecGroupMembersTable;
-  cec_templates: CecTemplatesTable;
-  cec_sender_settings: CecSenderSettingsTable;
-  cec_messages: CecMessagesTable;
-  cec_message_groups: CecMessageGroupsTable;
-  cec_message_recipients: CecMessageRecipientsTable;
-  personal_alarm_locations: PersonalAlarmLocationsTable;
-  personal_alarms: PersonalAlarmsTable;
-  personal_alarm_recipient_users: PersonalAlarmRecipientUsersTable;
-  personal_alarm_recipient_groups: PersonalAlarmRecipientGroupsTable;
-  personal_alarm_messages: PersonalAlarmMessagesTable;
-  personal_alarm_changes: PersonalAlarmChangesTable;
-  dispatches: DispatchesTable;
-  sso_domains: SsoDomainsTable;
-  oidc_settings: OidcSettingsTable;
-  saml_settings: SamlSettingsTable;
-  sso_challenges: SsoChallengesTable;
-  saml_assertions: SamlAssertionsTable;
-  scim_groups: ScimGroupsTable;
+export interface Groups {
+  account_id: number;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  image_url: string | null;
+  members_count: Generated<number>;
+  name: string;
+  name_folded: GeneratedAlways<string>;
+  tenant_id: number;
+  type: Generated<GroupType>;
+}
+
+export interface GroupTenants {
+  group_id: number;
+  is_owner: Generated<boolean>;
+  tenant_id: number;
+}
+
+export interface Jobs {
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  dedupe_key: string;
+  finished_at: Timestamp | null;
+  id: Generated<number>;
+  kind: string;
+  last_error: string | null;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  max_attempts: Generated<number>;
+  payload: JSONColumnType<JobPayload>;
+  run_at: Timestamp;
+  status: Generated<JobStatus>;
+}
+
+export interface MeetingRooms {
+  created_at: Generated<Timestamp>;
+  description: Generated<string>;
+  id: Generated<number>;
+  is_active: Generated<boolean>;
+  name: string;
+  tenant_id: number;
+  url: string;
+}
+
+export interface Memberships {
+  active: Generated<boolean>;
+  created_at: Generated<Timestamp>;
+  is_admin: Generated<boolean>;
+  permissions: JSONColumnType<MembershipPermissions>;
+  scim_external_id: string | null;
+  tenant_id: number;
+  user_id: number;
+}
+
+export interface OidcSettings {
+  authorization_endpoint: string;
+  client_id: string;
+  client_secret_encrypted: string;
+  created_at: Generated<Timestamp>;
+  issuer: string;
+  jwks_uri: string;
+  tenant_id: number;
+  token_endpoint: string;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface Outbox {
+  body: string;
+  channel: string;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  recipient: string;
+  subject: string | null;
+}
+
+export interface PasswordTokens {
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  kind: PasswordTokenKind;
+  token_hash: string;
+  used_at: Timestamp | null;
+  user_id: number;
+}
+
+export interface PersonalAlarmChanges {
+  action: PersonalAlarmAction;
+  actor_id: number | null;
+  alarm_id: number;
+  changes: JSONColumnType<PersonalAlarmChangeSet>;
+  created_at: Timestamp;
+  id: Generated<number>;
+  tenant_id: number;
+}
+
+export interface PersonalAlarmLocations {
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  latitude: number;
+  longitude: number;
+  tenant_id: number;
+}
+
+export interface PersonalAlarmMessages {
+  alarm_id: number;
+  change_id: number | null;
+  created_at: Timestamp;
+  id: Generated<number>;
+  kind: PersonalAlarmMessageKind;
+  tenant_id: number;
+  version: number;
+}
+
+export interface PersonalAlarmRecipientGroups {
+  alarm_id: number;
+  group_id: number;
+}
+
+export interface PersonalAlarmRecipientUsers {
+  alarm_id: number;
+  user_id: number;
+}
+
+export interface PersonalAlarms {
+  active: boolean;
+  created_at: Timestamp;
+  device_id: string;
+  dispatch_at: Timestamp;
+  id: Generated<number>;
+  location_id: number | null;
+  message_id: number | null;
+  one_minute_warning: boolean;
+  tenant_id: number;
+  text: string;
+  updated_at: Timestamp;
+  user_id: number;
+  version: Generated<number>;
+}
+
+export interface PushTokens {
+  app_version: string;
+  token: string;
+  type: PushTokenType;
+  updated_at: Generated<Timestamp>;
+  user_id: number;
+}
+
+export interface RefreshTokens {
+  created_at: Generated<Timestamp>;
+  session_id: string;
+  superseded_at: Timestamp | null;
+  token_hash: string;
+}
+
+export interface SamlAssertions {
+  assertion_id: string;
+  expires_at: Timestamp;
+  tenant_id: number;
+}
+
+export interface SamlSettings {
+  created_at: Generated<Timestamp>;
+  entry_point: string;
+  idp_certificates: string[];
+  idp_issuer: string | null;
+  tenant_id: number;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface ScimGroups {
+  created_at: Generated<Timestamp>;
+  external_id: string | null;
+  group_id: number;
+  tenant_id: number;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface Sessions {
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  factors: JSONColumnType<SessionFactors>;
+  id: string;
+  last_refreshed_at: Timestamp;
+  previous_refresh_token_hash: string | null;
+  previous_superseded_at: Timestamp | null;
+  refresh_token_hash: string | null;
+  revoked_at: Timestamp | null;
+  revoked_reason: string | null;
+  sso_tenant_id: number | null;
+  user_id: number | null;
+}
+
+export interface SignInSources {
+  email_hash: string;
+  last_seen_at: Timestamp;
+  source_hash: string;
+}
+
+export interface SsoChallenges {
+  answered_at: Timestamp | null;
+  asserted_user_id: number | null;
+  code_challenge: string | null;
+  code_expires_at: Timestamp | null;
+  code_hash: string | null;
+  consumed_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  id: string;
+  kind: SsoKind;
+  nonce: string | null;
+  redirect_uri: string;
+  saml_request_id: string | null;
+  session_id: string;
+  state: string | null;
+  tenant_id: number;
+}
+
+export interface SsoDomains {
+  created_at: Generated<Timestamp>;
+  domain: string;
+  kind: SsoKind;
+  tenant_id: number;
+}
+
+export interface Tenants {
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  logo_url: string;
+  may_any_user_activate_im_ok: Generated<boolean>;
+  name: string;
+  website_url: string;
+}
+
+export interface Throttles {
+  blocked_until: Timestamp | null;
+  count: number;
+  key: string;
+  window_ends_at: Timestamp;
+}
+
+export interface Users {
+  created_at: Generated<Timestamp>;
+  deactivated_at: Timestamp | null;
+  email: string;
+  email_hash: string;
+  family_name: string | null;
+  given_name: string | null;
+  id: Generated<number>;
+  image_url: string | null;
+  last_access_at: Timestamp | null;
+  name: string;
+  name_formatted: string | null;
+  otp_email_enabled: Generated<boolean>;
+  otp_sms_enabled: Generated<boolean>;
+  password_hash: string | null;
+  phone_primary: string | null;
+  phone_secondary: string | null;
+  title: string | null;
+  unavailable_until: Timestamp | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface UserSettings {
+  notify_checklists: Generated<boolean>;
+  notify_documents: Generated<boolean>;
+  preferred_language: string | null;
+  receive_emails: Generated<boolean>;
+  user_id: number;
+}
+
+export interface VerifiedCredentials {
+  binding: string;
+  expires_at: Timestamp;
+  key: string;
+}
+
+export interface DB {
+  accounts: Accounts;
+  api_keys: ApiKeys;
+  cec_contacts: CecContacts;
+  cec_group_members: CecGroupMembers;
+  cec_groups: CecGroups;
+  cec_message_groups: CecMessageGroups;
+  cec_message_recipients: CecMessageRecipients;
+  cec_messages: CecMessages;
+  cec_sender_settings: CecSenderSettings;
+  cec_templates: CecTemplates;
+  challenges: Challenges;
+  coalert_codes: CoalertCodes;
+  contacts: Contacts;
+  dispatches: Dispatches;
+  group_functions: GroupFunctions;
+  group_members: GroupMembers;
+  group_name_bigrams: GroupNameBigrams;
+  group_tenants: GroupTenants;
+  groups: Groups;
+  jobs: Jobs;
+  meeting_rooms: MeetingRooms;
+  memberships: Memberships;
+  oidc_settings: OidcSettings;
+  outbox: Outbox;
+  password_tokens: PasswordTokens;
+  personal_alarm_changes: PersonalAlarmChanges;
+  personal_alarm_locations: PersonalAlarmLocations;
+  personal_alarm_messages: PersonalAlarmMessages;
+  personal_alarm_recipient_groups: PersonalAlarmRecipientGroups;
+  personal_alarm_recipient_users: PersonalAlarmRecipientUsers;
+  personal_alarms: PersonalAlarms;
+  push_tokens: PushTokens;
+  refresh_tokens: RefreshTokens;
+  saml_assertions: SamlAssertions;
+  saml_settings: SamlSettings;
+  scim_groups: ScimGroups;
+  sessions: Sessions;
+  sign_in_sources: SignInSources;
+  sso_challenges: SsoChallenges;
+  sso_domains: SsoDomains;
+  tenants: Tenants;
+  throttles: Throttles;
+  user_settings: UserSettings;
+  users: Users;
+  verified_credentials: VerifiedCredentials;
 }

@@ -4,7 +4,7 @@
 import type { RegionId } from '../config';
 import type { Services } from '../services';
 import type { Db } from '../db/database';
-import type { GroupFunction, GroupType } from '../db/types';
+import type { GroupFunction, GroupType } from '../db/column-types';
 import { demoTenantsFor, demoUsersFor } from './demo-people';
 
 interface DemoGroup {

@@ -4,10 +4,19 @@
 import type { Db } from '../db/database';
 import { housekeepingRemoved } from '../metrics/metrics';
 import { familiarDays } from '../security/throttle';
-import type { Services } from '../services';
-import type { JobContext } from './scheduler';
+import type { Logger } from '../logger';
+import type { JobContext, JobScheduler } from './scheduler';
 
 export const housekeepingJob = 'housekeeping';
+
+/** What housekeeping uses of the process's services. */
+export interface HousekeepingDeps {
+  db: Db;
+  now: () => Date;
+  logger: Logger;
+  jobs: JobScheduler;
+  config: { runtime: { jobRetentionDays: number } };
+}
 
 const hourMs = 3_600_000;
 const dayMs = 24 * hourMs;
@@ -113,7 +122,7 @@ export const purges: Record<string, Purge> = {
 };
 
 /** Runs every purge (each on its own: one failing does not stop the others) and counts what went. */
-export async function runHousekeeping(services: Services): Promise<Record<string, number>> {
+export async function runHousekeeping(services: HousekeepingDeps): Promise<Record<string, number>> {
   const ctx: PurgeContext = {
     db: services.db,
     now: services.now(),
@@ -139,7 +148,7 @@ const hourStart = (at: Date) => new Date(Math.floor(at.getTime() / hourMs) * hou
 const hourKey = (start: Date) => `${housekeepingJob}:${start.toISOString()}`;
 
 /** Enqueues this hour's housekeeping (a no-op when any instance already has); called at start-up. */
-export async function scheduleHousekeeping(services: Services): Promise<void> {
+export async function scheduleHousekeeping(services: Pick<HousekeepingDeps, 'db' | 'now' | 'jobs'>): Promise<void> {
   const start = hourStart(services.now());
   await services.jobs.enqueue(services.db, {
     kind: housekeepingJob,
@@ -150,7 +159,7 @@ export async function scheduleHousekeeping(services: Services): Promise<void> {
 }
 
 /** The job: this hour's housekeeping, then the next hour's job (so the chain goes on while any instance runs). */
-export async function housekeepingHandler(services: Services, ctx: JobContext): Promise<void> {
+export async function housekeepingHandler(services: HousekeepingDeps, ctx: JobContext): Promise<void> {
   const next = new Date(hourStart(ctx.now()).getTime() + hourMs);
   await services.jobs.enqueue(services.db, {
     kind: housekeepingJob,

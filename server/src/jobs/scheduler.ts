@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database';
-import type { Database, JobStatus } from '../db/types';
+import type { JobStatus } from '../db/column-types';
+import type { DB as Database } from '../db/types';
 import type { Logger } from '../logger';
 
 export interface JobContext {

@@ -1,6 +1,6 @@
 // Personal alarms: the alarm to each recipient and the one-minute warning to the owner, in each reader's language.
 // The owner's own words (`text`) go out as written.
-import type { ChannelName } from '../notify/channels';
+import type { DispatchChannel as ChannelName } from '../db/column-types';
 import { composeEmail } from './email';
 import { dateTime, inTime } from './formats';
 import type { Language } from './languages';

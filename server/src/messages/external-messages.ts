@@ -1,6 +1,6 @@
 // External communication: the sender's text goes out exactly as written; only what wraps it (who sent it, the
 // request to confirm) is in each recipient's language.
-import type { ChannelName } from '../notify/channels';
+import type { DispatchChannel as ChannelName } from '../db/column-types';
 import { composeEmail } from './email';
 import type { Language } from './languages';
 import { t } from './render';

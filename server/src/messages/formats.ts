@@ -22,13 +22,3 @@ function zoneName(language: Language, at: Date, timeZone: string): string {
     .find((p) => p.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }
-
-/** A time zone name Intl knows (IANA: Europe/Stockholm), or false. */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}

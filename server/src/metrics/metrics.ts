@@ -4,7 +4,7 @@
 // scraped, through the services registered with observeServices().
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { sql } from 'kysely';
-import type { Services } from '../services';
+import type { DatabaseHandle, Db } from '../db/database';
 
 export const registry = new Registry();
 // Process metrics, including event-loop lag (nodejs_eventloop_lag_seconds and its percentiles).
@@ -63,10 +63,17 @@ export const admissionRefusals = new Counter({
   registers: [registry],
 });
 
-let observed: Services | null = null;
+/** What the gauges read when scraped: the database and its pool, and the clock. */
+export interface ObservedProcess {
+  db: Db;
+  database: Pick<DatabaseHandle, 'poolStats'>;
+  now: () => Date;
+}
+
+let observed: ObservedProcess | null = null;
 
 /** Gauges read from the services of this process when scraped (main.ts registers its one Services). */
-export function observeServices(services: Services | null): void {
+export function observeServices(services: ObservedProcess | null): void {
   observed = services;
 }
 

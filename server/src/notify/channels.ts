@@ -2,10 +2,11 @@
 // every message in the database outbox so a developer can read codes and links at GET /dev/outbox.
 import { createHash } from 'node:crypto';
 import nodemailer, { type Transporter, type TransportOptions } from 'nodemailer';
+import type { DispatchChannel } from '../db/column-types';
 import type { Db } from '../db/database';
 import type { Language } from '../messages/languages';
 
-export type ChannelName = 'email' | 'sms' | 'voice' | 'push';
+export type ChannelName = DispatchChannel;
 
 export interface OutgoingMessage {
   to: string;

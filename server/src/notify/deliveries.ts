@@ -6,14 +6,16 @@
 // dispatchIdempotencyKey), which the provider or the receiving mail system uses to deliver it once.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
-import type { DispatchChannel, DispatchSource } from '../db/types';
+import type { DispatchChannel, DispatchSource } from '../db/column-types';
+import type { Logger } from '../logger';
 import type { OutgoingMessage } from './channels';
-import type { Services } from '../services';
+import type { Notifier } from './notifier';
 import { dispatchPolicy } from './dispatch-policy';
-import { OutcomeRecorder } from './outcome-recorder';
+import { OutcomeRecorder, type ClaimedDispatch } from './outcome-recorder';
 import type { JobContext, JobResult } from '../jobs/scheduler';
 
 export { dispatchPolicy, dispatchRetryDelayMs } from './dispatch-policy';
+export type { ClaimedDispatch };
 
 /**
  * The identity every attempt of one dispatch carries: `idempotency-key` for HTTP providers, `X-Idempotency-Key` and
@@ -25,18 +27,6 @@ export function dispatchIdempotencyKey(region: string, dispatch: { id: number; k
   return `${region}.dispatch-${dispatch.id}.${dispatch.key_nonce}`;
 }
 
-export interface ClaimedDispatch {
-  id: number;
-  recipient_id: number;
-  channel: DispatchChannel;
-  sent_to: string;
-  /** The sends of this dispatch whose outcome was recorded before this one. */
-  attempts: number;
-  key_nonce: string;
-  /** The recipient's language, chosen when the dispatch was made (null: English). */
-  language: string | null;
-}
-
 export type Rendered = Omit<OutgoingMessage, 'to'>;
 
 export interface LoadedMessage {
@@ -45,12 +35,21 @@ export interface LoadedMessage {
   confirmationHash?(dispatch: { id: number; channel: DispatchChannel; key_nonce: string }): string | null;
 }
 
-export interface DispatchSourceAdapter {
+/** What delivery uses of the process's services. */
+export interface DeliveryDeps {
+  db: Db;
+  config: { region: string };
+  notifier: Notifier;
+  logger: Logger;
+}
+
+/** A source of dispatches (a module); it is handed the services its caller passed to deliverDispatches. */
+export interface DispatchSourceAdapter<S extends DeliveryDeps = DeliveryDeps> {
   source: DispatchSource;
   /** Loads what rendering needs, once per job run (a message does not change once sent). */
-  load(services: Services, messageId: number): Promise<LoadedMessage>;
+  load(services: S, messageId: number): Promise<LoadedMessage>;
   /** Dispatches that failed for good (e.g. to add a fallback by another channel). */
-  onGaveUp?(services: Services, messageId: number, failed: ClaimedDispatch[]): Promise<void>;
+  onGaveUp?(services: S, messageId: number, failed: ClaimedDispatch[]): Promise<void>;
 }
 
 export interface DeliveryStart {
@@ -62,10 +61,10 @@ export interface DeliveryStart {
   message?: LoadedMessage;
 }
 
-export async function deliverDispatches(
-  services: Services,
+export async function deliverDispatches<S extends DeliveryDeps>(
+  services: S,
   ctx: JobContext,
-  adapter: DispatchSourceAdapter,
+  adapter: DispatchSourceAdapter<S>,
   messageId: number,
   start: DeliveryStart = {},
 ): Promise<JobResult> {

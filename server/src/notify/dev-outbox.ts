@@ -2,10 +2,10 @@
 // a browser (dev-outbox-page.ts), JSON for tests and scripts (Accept: application/json, or no type named).
 import { Router } from 'express';
 import { ApiError } from '../errors';
-import type { Services } from '../services';
+import type { Db } from '../db/database';
 import { outboxPage } from './dev-outbox-page';
 
-export function devOutboxRouter(services: Services): Router {
+export function devOutboxRouter(services: { db: Db }): Router {
   const router = Router();
   router.get('/', async (req, res, next) => {
     try {

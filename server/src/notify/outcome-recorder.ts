@@ -1,9 +1,22 @@
 // Writes the outcome of each dispatch as soon as its send returns (see deliveries.ts).
+import type { DispatchChannel } from '../db/column-types';
 import type { Db } from '../db/database';
-import type { ClaimedDispatch } from './deliveries';
 import { dispatchPolicy, dispatchRetryDelayMs } from './dispatch-policy';
 import type { JobContext } from '../jobs/scheduler';
 import { dispatchOutcomes } from '../metrics/metrics';
+
+/** A dispatch row as a claim holds it (deliveries.ts claims, sends and records it). */
+export interface ClaimedDispatch {
+  id: number;
+  recipient_id: number;
+  channel: DispatchChannel;
+  sent_to: string;
+  /** The sends of this dispatch whose outcome was recorded before this one. */
+  attempts: number;
+  key_nonce: string;
+  /** The recipient's language, chosen when the dispatch was made (null: English). */
+  language: string | null;
+}
 
 /**
  * Writes each outcome as soon as its send returns, so a worker that dies mid-batch leaves only the sends in

@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey } from 'node:crypto';
 import { createSigner, createVerifier, TokenError } from 'fast-jwt';
-import type { JWK } from 'jose';
+import type { SigningJwk } from '../config';
 import { ApiError } from '../errors';
 
 export interface AccessTokenClaims {
@@ -46,7 +46,12 @@ export class AccessTokens {
   ) {}
 
   /** `cacheSize`: how many verified tokens are remembered (the region's clients active within a token's life). */
-  static async create(keys: JWK[], issuer: string, ttlSeconds: number, cacheSize = 10_000): Promise<AccessTokens> {
+  static async create(
+    keys: SigningJwk[],
+    issuer: string,
+    ttlSeconds: number,
+    cacheSize = 10_000,
+  ): Promise<AccessTokens> {
     const active = keys[0];
     if (active.kty !== 'EC' || active.crv !== 'P-256' || !active.d || !active.kid)
       throw new Error('the active signing key must be a private P-256 JWK with a kid');

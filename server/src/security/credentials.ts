@@ -6,8 +6,8 @@
 // of the user id and the stored hash the password was checked against): a password changed in between makes it
 // worthless. Without the key the proof's key reveals nothing; it is deleted on first use.
 import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/database';
 import { prepared } from '../db/prepared';
-import type { Services } from '../services';
 import { keyedHash } from './hashing';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
 
@@ -17,13 +17,20 @@ let dummyHash: Promise<string> | null = null;
 /** Unknown accounts are verified against this, so they cost the same time as known ones. */
 const dummy = () => (dummyHash ??= hashPassword('dummy-password-for-timing-equalisation'));
 
+/** What the password checks use: the database, the secret key of the proofs and the clock. */
+export interface CredentialDeps {
+  db: Db;
+  secretKey: Buffer;
+  now: () => Date;
+}
+
 export interface Candidate {
   id: number;
   password_hash: string | null;
 }
 
 /** Where the proof for these credentials is kept (a keyed hash: without the key it reveals nothing). */
-export const proofKey = (services: Services, emailHash: string, password: string) =>
+export const proofKey = (services: Pick<CredentialDeps, 'secretKey'>, emailHash: string, password: string) =>
   keyedHash(services.secretKey, `credential-proof\0${emailHash}\0${password}`);
 
 /** The binding of a proof to an account's id and stored hash, in SQL (written by the probe, compared by the session). */
@@ -70,7 +77,7 @@ export interface Refund {
  * it, in the same statement, `refund`: what the successful attempt gives back to the throttles.
  */
 export async function checkPassword(
-  services: Services,
+  services: CredentialDeps,
   user: Candidate | undefined,
   password: string,
   options: { leaveProof?: string; refund?: Refund } = {},
@@ -100,9 +107,4 @@ export async function checkPassword(
     });
   }
   return true;
-}
-
-/** Expired proofs are removed on the way; nothing needs them after a minute. */
-export async function purgeExpiredProofs(services: Services): Promise<void> {
-  await services.db.deleteFrom('verified_credentials').where('expires_at', '<=', services.now()).execute();
 }

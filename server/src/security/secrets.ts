@@ -1,19 +1,19 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import type { Config } from '../config';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { Config, SigningJwk } from '../config';
 
 export interface Secrets {
   /** Private signing keys, newest (active) first; older ones still verify tokens during a rotation. */
-  signingKeys: JWK[];
+  signingKeys: SigningJwk[];
   /** Key for HMACs of stored codes and tokens and for encrypting secrets at rest. */
   secretKey: Buffer;
 }
 
-export async function generateSigningKey(kid: string): Promise<JWK> {
-  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  return { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
+/** A new private P-256 signing key as a JWK (node:crypto exports it: `kty`, `crv`, `x`, `y`, `d`), with its kid. */
+export async function generateSigningKey(kid: string): Promise<SigningJwk> {
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return { ...privateKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
 }
 
 /**
@@ -30,7 +30,7 @@ export async function resolveSecrets(config: Config): Promise<Secrets> {
   if (config.mode === 'production') throw new Error('Production needs ACCESS_TOKEN_SIGNING_KEYS and SECRET_KEY');
 
   const file = config.dataDir ? join(config.dataDir, 'dev-secrets.json') : null;
-  let stored: { signingKeys?: JWK[]; secretKey?: string } = {};
+  let stored: { signingKeys?: SigningJwk[]; secretKey?: string } = {};
   if (file && existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8'));
   const signingKeys = fromEnv.signingKeys ?? stored.signingKeys ?? [await generateSigningKey(`${config.region}-dev-1`)];
   const secretKey = fromEnv.secretKey ?? (stored.secretKey ? Buffer.from(stored.secretKey, 'base64') : randomBytes(32));

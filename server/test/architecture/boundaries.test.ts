@@ -44,9 +44,28 @@ describe('module boundaries (lint)', () => {
 
   test('a cycle between modules is reported', () => {
     const cycles = lintAs('sessions-imports-sso.ts', 'server/src/modules/sessions/index.ts').filter(
-      (m) => m.ruleId === 'import-x/no-cycle',
+      (m) => m.ruleId === 'local/no-import-cycle',
     );
     expect(cycles).toHaveLength(1);
+  }, 60_000);
+
+  test('an import up the layers is reported', () => {
+    expect(boundary(lintAs('db-imports-messages.ts', 'server/src/db/fixture.ts')).map((m) => m.message)).toEqual([
+      expect.stringContaining('Upward import: db/ imports only the layers below it'),
+    ]);
+  }, 60_000);
+
+  test('a type-only import up the layers is reported', () => {
+    expect(
+      boundary(lintAs('security-imports-services-type.ts', 'server/src/security/fixture.ts')).map((m) => m.message),
+    ).toEqual([expect.stringContaining('Upward import: security/ imports only the layers below it')]);
+  }, 60_000);
+
+  test('a cycle closed by a type-only import is reported', () => {
+    const messages = lintAs('prepared-imports-database-type.ts', 'server/src/db/prepared.ts');
+    expect(messages.filter((m) => m.ruleId === 'local/no-import-cycle').map((m) => m.message)).toEqual([
+      'Import cycle (type-only imports count): server/src/db/prepared.ts → server/src/db/database.ts → server/src/db/prepared.ts',
+    ]);
   }, 60_000);
 
   test("a module importing another module's index.ts is allowed", () => {

@@ -88,7 +88,7 @@ describe('the bundled contract', () => {
       USER_PASSWORD_ALREADY_SET USER_PASSWORD_SET_TOKEN_EXPIRED USER_PASSWORD_SET_TOKEN_INVALID
       CEC_TENANT_CONFIGURATION_INCOMPLETE CEC_MESSAGE_NOT_FOUND CEC_MESSAGE_GROUP_FORBIDDEN`.split(/\s+/);
     expect(codes).toEqual(expect.arrayContaining(catalogue));
-    for (const code of codes) expect(spec.info.description).toContain(`| ${code} |`);
+    // Every code's row in the description's catalogue, with the server's status: error-statuses.test.ts.
   });
 
   test('every 429 answer carries a Retry-After header', () => {

@@ -2,7 +2,7 @@
 // SSO page, tenants with SSO domains, PKCE pairs, and the session calls of an SSO sign-in.
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
-import type { SsoKind } from '../../src/db/types';
+import type { SsoKind } from '../../src/db/column-types';
 import { upsertSamlSettings, upsertSsoDomain } from '../../src/modules/sso/sso.repository';
 import type { Services } from '../../src/services';
 import { createTestContext, type TestContext, type TestContextOptions } from './context';

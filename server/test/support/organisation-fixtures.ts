@@ -1,7 +1,7 @@
 // Direct inserts for the organisation suites (accounts, groups, members, rooms, contacts) and a request helper
 // that signs requests as a user in a tenant.
 import request from 'supertest';
-import type { GroupFunction, GroupType } from '../../src/db/types';
+import type { GroupFunction, GroupType } from '../../src/db/column-types';
 import { buildPermissions } from '../../src/modules/users/permission-flags';
 import type { Services } from '../../src/services';
 import type { TestContext } from './context';

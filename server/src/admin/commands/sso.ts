@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { X509Certificate } from 'node:crypto';
 import { Option, type Command } from '@commander-js/extra-typings';
-import type { SsoKind } from '../../db/types';
+import type { SsoKind } from '../../db/column-types';
 import { endpointIssues, saveOidcSettings } from '../../modules/integrations';
 import { upsertSamlSettings, upsertSsoDomain } from '../../modules/sso';
 import { AdminError } from '../admin-error';

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
-import type { ContactsTable } from '../../db/types';
+import type { ContactType } from '../../db/column-types';
 import { prepared, type Placeholders } from '../../db/prepared';
 import { pageAndTotal } from '../../shared/paging';
 
-export type ContactType = ContactsTable['type'];
+export type { ContactType };
 
 export interface ContactFilters {
   accountId?: number;

@@ -2,7 +2,8 @@
 // then send them (notify/deliveries.ts). A person in several groups is one recipient; an address is sent to once
 // per channel (dispatches_once_uq), even when two contacts share it.
 import { sql, type Kysely } from 'kysely';
-import type { Database, DispatchChannel } from '../../db/types';
+import type { DispatchChannel } from '../../db/column-types';
+import type { DB as Database } from '../../db/types';
 import {
   deliverDispatches,
   type ClaimedDispatch,
@@ -89,7 +90,7 @@ async function insertDispatches(
     on conflict do nothing`.execute(trx);
 }
 
-export const externalCommunicationAdapter: DispatchSourceAdapter = {
+export const externalCommunicationAdapter: DispatchSourceAdapter<Services> = {
   source: 'cec',
   async load(services: Services, messageId: number): Promise<LoadedMessage> {
     const message = await services.db

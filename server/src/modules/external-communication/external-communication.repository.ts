@@ -2,7 +2,7 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db, Executor } from '../../db/database';
 import { prepared, type Placeholders } from '../../db/prepared';
-import type { CecMessagesTable, Database } from '../../db/types';
+import type { DB as Database } from '../../db/types';
 import { containsPattern, pageAndTotal, pageRows, type PageParams } from '../../shared/paging';
 
 const externalGroupPage = prepared((db, p: Placeholders<{ tenantId: number; limit: number; offset: number }>) =>
@@ -69,7 +69,7 @@ export async function selectTenantExternalGroups(db: Db, tenantId: number, group
 }
 
 /** A message as sent: the row, with its sender and time always given (recipients are resolved later, by the job). */
-export type NewExternalMessage = Omit<Insertable<CecMessagesTable>, 'id' | 'recipients_resolved_at'> & {
+export type NewExternalMessage = Omit<Insertable<Database['cec_messages']>, 'id' | 'recipients_resolved_at'> & {
   sender_user_id: number;
   sent_at: Date;
 };

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/database';
 import { prepared, type Placeholders } from '../../db/prepared';
-import type { GroupFunction } from '../../db/types';
+import type { GroupFunction } from '../../db/column-types';
 import { containsPattern, pageAndTotal, type PageParams } from '../../shared/paging';
 import { userColumns } from '../../shared/user-view';
 import {

@@ -2,7 +2,7 @@
 // the API lists groups and members but does not create them. A group the directory manages is left to it.
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
-import type { GroupFunction, GroupType } from '../../db/types';
+import type { GroupFunction, GroupType } from '../../db/column-types';
 
 export class GroupChangeRefused extends Error {
   constructor(message: string) {

@@ -4,7 +4,8 @@
 // recorded in personal_alarm_changes in the transaction that makes it; a change by someone other than the owner
 // also enqueues the owner's notice (personal-alarms.delivery.ts), in that same transaction.
 import type { Kysely } from 'kysely';
-import type { Database, PersonalAlarmAction } from '../../db/types';
+import type { PersonalAlarmAction } from '../../db/column-types';
+import type { DB as Database } from '../../db/types';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';

@@ -159,7 +159,7 @@ function render(services: Services, m: AlarmText): LoadedMessage {
   };
 }
 
-export const alarmAdapter: DispatchSourceAdapter = {
+export const alarmAdapter: DispatchSourceAdapter<Services> = {
   source: 'alarm',
   async load(services: Services, messageId: number): Promise<LoadedMessage> {
     const m = await services.db

@@ -1,7 +1,7 @@
 // SQL of personal alarms. Every query of tenant data carries the tenant predicate; functions that run inside a
 // transaction take it as `db` (never the shared handle: PGlite's one connection is held by the transaction).
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import type { Database } from '../../db/types';
+import type { DB as Database } from '../../db/types';
 import type { ClaimedDispatch } from '../../notify/deliveries';
 import type { PageParams } from '../../shared/paging';
 

@@ -3,7 +3,7 @@
 // transaction with the jobs that carry it (personal-alarms.timer.ts).
 import type { Kysely } from 'kysely';
 import type { components } from '../../../../generated/core-api';
-import type { Database } from '../../db/types';
+import type { DB as Database } from '../../db/types';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';

@@ -2,7 +2,7 @@
 // and, with oneMinuteWarning, the owner's warning a minute before (at once when less than a minute is left).
 // Moving or stopping the timer cancels them and bumps the version, so a job already claimed does nothing.
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types';
+import type { DB as Database } from '../../db/types';
 import type { Services } from '../../services';
 
 export const alarmFireJob = 'alarm.fire';

@@ -1,7 +1,5 @@
 import { prepared, type Placeholders } from '../../db/prepared';
-import type { PushTokensTable } from '../../db/types';
-
-type PushTokenType = PushTokensTable['type'];
+import type { PushTokenType } from '../../db/column-types';
 
 /** Registers a device's push token for the user, taking it over from whoever held it before. */
 export const upsertPushToken = prepared(

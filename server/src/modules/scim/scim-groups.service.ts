@@ -1,7 +1,7 @@
 // SCIM groups: groups of the tenant that its directory created, named and filled by the directory. Members
 // must be users of the tenant; hand-made groups are never visible or changeable here.
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/types';
+import type { DB as Database } from '../../db/types';
 import type { Services } from '../../services';
 import { groupSchema } from './scim-discovery';
 import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';

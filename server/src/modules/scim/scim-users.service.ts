@@ -4,7 +4,7 @@
 // deactivated in every tenant cannot sign in and loses every session and every unused password link. A member
 // who is active here and has no password (nor single sign-on) gets an invitation to choose one.
 import type { Transaction } from 'kysely';
-import type { Database } from '../../db/types';
+import type { DB as Database } from '../../db/types';
 import { languageOfTag } from '../../messages/languages';
 import type { Services } from '../../services';
 import { revokePasswordLinks, scheduleInvitation, setLanguageIfUnset } from '../invitations';

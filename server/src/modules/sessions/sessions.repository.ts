@@ -9,7 +9,7 @@ import {
   type LockoutAnswer,
   type LockoutValues,
 } from '../../security/throttle';
-import type { Database } from '../../db/types';
+import type { DB as Database } from '../../db/types';
 import type { Factors } from '../../shared/caller';
 import { pendingSessionLifetimeMs } from './lifetimes';
 
@@ -320,7 +320,3 @@ export const refreshFallback = prepared<
     exists (select 1 from reuse) as revoked_now
   from (select 1) one left join s on true`,
 );
-
-export async function touchLastAccess(db: Executor, userId: number, now: Date): Promise<void> {
-  await db.updateTable('users').set({ last_access_at: now }).where('id', '=', userId).execute();
-}

@@ -8,7 +8,7 @@
 import { ApiError } from '../../errors';
 import type { SessionCaller } from '../../shared/caller';
 import { addressKey } from '../../shared/client-address';
-import type { SsoKind } from '../../db/types';
+import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
@@ -23,7 +23,6 @@ import {
 import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
 
-export const ssoKinds = ['oidc', 'saml', 'skolon'] as const;
 export const challengeLifetimeMs = 10 * 60_000;
 
 const domainOf = (email: string) => email.trim().toLowerCase().split('@').pop() ?? '';

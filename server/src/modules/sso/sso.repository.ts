@@ -2,7 +2,8 @@
 // read with their tenant_id.
 import type { Transaction } from 'kysely';
 import type { Executor } from '../../db/database';
-import type { Database, SsoKind } from '../../db/types';
+import type { SsoKind } from '../../db/column-types';
+import type { DB as Database } from '../../db/types';
 
 export const findSsoDomain = (db: Executor, domain: string) =>
   db
