@@ -83,6 +83,14 @@ const config: Config = {
     },
   ],
   testTimeout: 30_000,
+  // Two test files at a time. Left to itself Jest takes one worker fewer than the cores, which on a 2-core machine
+  // means one file at a time in Jest's own process; yet most files spend much of their time waiting (on a
+  // database, on servers and browsers they started), so two share two cores well. Every file has its own
+  // databases, data directories, ports and temporary folders (docs/testing.md), so files do not meet. Each worker
+  // is a process of its own with the heap limit `npm test` gives Node; one that holds more than this after a file
+  // is replaced before the next, so what files leave behind does not pile up.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '2GB',
 };
 
 export default config;

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { buildWeb, startNginx } from './hosting';
 import { type Spawned, freePort, startProcess, stopProcess, waitForHttp } from './processes';
 import { ROOT, TEST_OUTPUT } from './stack-paths';
@@ -36,7 +36,9 @@ export interface Stack {
  */
 export async function startStack(options: { devIdp?: boolean } = {}): Promise<Stack> {
   const temp = mkdtempSync(join(tmpdir(), 'sign-in-e2e-'));
-  const logs = join(TEST_OUTPUT, 'e2e-logs');
+  // A folder per test file: browser suites may run side by side (Jest's workers), each with its own regions.
+  const suite = basename(expect.getState().testPath ?? 'stack').replace(/\.e2e\.test\.ts$/, '');
+  const logs = join(TEST_OUTPUT, 'e2e-logs', suite);
   mkdirSync(logs, { recursive: true });
   const [europePort, brazilPort, webPort, demoPort] = [
     await freePort(),
