@@ -79,6 +79,9 @@ const config: Config = {
       testMatch: ['<rootDir>/web/e2e/**/*.e2e.test.ts'],
       testEnvironment: 'node',
       transform: { '^.+\\.(t|j|mj)sx?$': swc as unknown as [string, Record<string, unknown>] },
+      // One web build for every browser suite of the run (web/e2e/support/shared-build.ts).
+      globalSetup: '<rootDir>/web/e2e/support/global-setup.ts',
+      globalTeardown: '<rootDir>/web/e2e/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/web/e2e/support/timeout.ts'],
     },
   ],
