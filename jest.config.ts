@@ -79,10 +79,21 @@ const config: Config = {
       testMatch: ['<rootDir>/web/e2e/**/*.e2e.test.ts'],
       testEnvironment: 'node',
       transform: { '^.+\\.(t|j|mj)sx?$': swc as unknown as [string, Record<string, unknown>] },
+      // One web build for every browser suite of the run (web/e2e/support/shared-build.ts).
+      globalSetup: '<rootDir>/web/e2e/support/global-setup.ts',
+      globalTeardown: '<rootDir>/web/e2e/support/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/web/e2e/support/timeout.ts'],
     },
   ],
   testTimeout: 30_000,
+  // Two test files at a time. Left to itself Jest takes one worker fewer than the cores, which on a 2-core machine
+  // means one file at a time in Jest's own process; yet most files spend much of their time waiting (on a
+  // database, on servers and browsers they started), so two share two cores well. Every file has its own
+  // databases, data directories, ports and temporary folders (docs/testing.md), so files do not meet. Each worker
+  // is a process of its own with the heap limit `npm test` gives Node; one that holds more than this after a file
+  // is replaced before the next, so what files leave behind does not pile up.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '2GB',
 };
 
 export default config;

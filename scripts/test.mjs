@@ -12,19 +12,24 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
+/** Seconds since `start`, for the closing lines (docs/testing.md compares runs by phase). */
+const since = (start) => `${Math.round((performance.now() - start) / 1000)} s`;
+
 function step(name, command, args, env = {}) {
   console.log(`\n▶ ${name}`);
+  const start = performance.now();
   const result = spawnSync(command, args, {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', ...env },
   });
   const ok = result.status === 0;
-  console.log(`${ok ? '✔' : '✘'} ${name}`);
+  console.log(`${ok ? '✔' : '✘'} ${name} (${since(start)})`);
   return ok;
 }
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const started = performance.now();
 for (const [name, script] of [
   ['lint the contract (npm run lint:api)', 'lint:api'],
   ['generated/ is in step with openapi/ (npm run check:generated)', 'check:generated'],
@@ -37,12 +42,15 @@ for (const [name, script] of [
   else failed++;
 }
 
+console.log(`\nstatic checks: ${since(started)}`);
+
+// JEST_RESULTS=<file> keeps Jest's JSON report (per-file durations and test counts, docs/testing.md).
 const out = mkdtempSync(join(tmpdir(), 'jest-results-'));
-const results = join(out, 'results.json');
+const results = process.env.JEST_RESULTS ? resolve(process.env.JEST_RESULTS) : join(out, 'results.json');
 const jestOk = step('jest', process.execPath, [
-  // On a 2-core machine Jest runs every file inside its own process (one worker or fewer: in band), and what the files
-  // leave behind adds up: a full run reached Node's default heap limit (about 4 GB here) near its end. 8 GB is room
-  // for the whole suite; the machine has far more.
+  // What the files leave behind adds up: a full run in Jest's own process reached Node's default heap limit (about
+  // 4 GB here) near its end. Jest's two workers (jest.config.ts) inherit these flags, and a worker holding more
+  // than `workerIdleMemoryLimit` after a file is replaced; 8 GB is room enough either way.
   '--max-old-space-size=8192',
   '--experimental-vm-modules',
   '--disable-warning=ExperimentalWarning',
@@ -70,6 +78,7 @@ rmSync(out, { recursive: true, force: true });
 // The contract from outside the code: Arazzo workflows and Portman contract tests against a live region
 // (scripts/contract-tests.mjs, ~40 s); each workflow and each newman assertion counts. CONTRACT_TESTS=0 skips it.
 if (process.env.CONTRACT_TESTS !== '0') {
+  const contractStarted = performance.now();
   console.log('\n▶ contract tests from outside (npm run test:contract)');
   const contract = spawnSync(process.execPath, [join(root, 'scripts', 'contract-tests.mjs')], {
     cwd: root,
@@ -84,8 +93,9 @@ if (process.env.CONTRACT_TESTS !== '0') {
     failed += Number(counted[2]);
   }
   if (!counted || (contract.status !== 0 && Number(counted[2]) === 0)) failed++;
-  console.log(`${contract.status === 0 ? '✔' : '✘'} contract tests from outside`);
+  console.log(`${contract.status === 0 ? '✔' : '✘'} contract tests from outside (${since(contractStarted)})`);
 }
 
+console.log(`\nnpm test: ${since(started)}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

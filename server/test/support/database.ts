@@ -1,10 +1,10 @@
 // A fresh, migrated database for one test file: in-memory PGlite started from the run's migrated snapshot, or,
-// when TEST_DATABASE_URL is set, a schema of its own on that PostgreSQL server (dropped at the end).
+// when TEST_DATABASE_URL is set, a database of its own on that PostgreSQL server copied from the run's migrated
+// template (dropped at the end). Both copies are made once per run by global-setup.ts.
 import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrate';
+import { copyTemplate, dropDatabase } from './postgres-template';
 
 export type TestBackend = 'pglite' | 'postgres';
 
@@ -23,21 +23,23 @@ const defaultBackend = (): TestBackend =>
 export async function openTestDatabase(backend: TestBackend = defaultBackend()): Promise<DatabaseHandle> {
   if (backend === 'postgres') {
     if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
-    const schema = `test_${randomBytes(6).toString('hex')}`;
-    const admin = new Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const handle = await openDatabase({ url: postgresUrl, schema, poolSize: 5 });
-    await migrateToLatest(handle.db, schema);
+    // A database of its own, copied from the run's migrated template (global-setup.ts); a file run without that
+    // set-up copies PostgreSQL's empty template and migrates it.
+    const template = process.env.CORE_TEST_POSTGRES_TEMPLATE ?? 'template1';
+    const copy = await copyTemplate(postgresUrl, template);
+    let handle: DatabaseHandle;
+    try {
+      handle = await openDatabase({ url: copy.url, poolSize: 5 });
+      await migrateToLatest(handle.db);
+    } catch (error) {
+      await dropDatabase(postgresUrl, copy.name);
+      throw error;
+    }
     return {
       ...handle,
       close: async () => {
         await handle.close();
-        const c = new Client({ connectionString: postgresUrl });
-        await c.connect();
-        await c.query(`drop schema if exists ${schema} cascade`);
-        await c.end();
+        await dropDatabase(postgresUrl, copy.name);
       },
     };
   }

@@ -1,25 +1,27 @@
-// Starting PGlite and migrating it costs seconds: do it once for the whole run and let every test file start
-// its own in-memory database from the migrated snapshot (a fraction of the cost).
-import { writeFileSync } from 'node:fs';
-import { Client } from 'pg';
+// Migrating costs seconds: do it once for the whole run and let every test file start its own database from the
+// migrated copy (a fraction of the cost). PGlite: the data directory of a migrated in-memory instance, dumped to
+// a file that each file's instance loads. PostgreSQL (TEST_DATABASE_URL): a migrated template database that each
+// file's database is copied from (postgres-template.ts). Several Jest projects name this set-up: the first one
+// prepares both copies and the others find them through the environment (which Jest's workers inherit).
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrate';
+import { createTemplate } from './postgres-template';
 
 export default async function globalSetup(): Promise<void> {
-  const handle = await openDatabase({});
-  await migrateToLatest(handle.db);
-  const dump = await handle.dump!();
-  const file = join(tmpdir(), `core-api-test-snapshot-${process.pid}.tar`);
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  process.env.CORE_TEST_PGLITE_SNAPSHOT = file;
-  await handle.close();
-  // Database-wide extensions are created once, before test files migrate their own schemas in parallel.
-  if (process.env.TEST_DATABASE_URL) {
-    const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await client.connect();
-    await client.query('create extension if not exists pg_trgm with schema public');
-    await client.end();
+  const snapshot = process.env.CORE_TEST_PGLITE_SNAPSHOT;
+  if (!snapshot || !existsSync(snapshot)) {
+    const handle = await openDatabase({});
+    await migrateToLatest(handle.db);
+    const dump = await handle.dump!();
+    const file = join(tmpdir(), `core-api-test-snapshot-${process.pid}.tar`);
+    writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+    process.env.CORE_TEST_PGLITE_SNAPSHOT = file;
+    await handle.close();
+  }
+  if (process.env.TEST_DATABASE_URL && !process.env.CORE_TEST_POSTGRES_TEMPLATE) {
+    process.env.CORE_TEST_POSTGRES_TEMPLATE = await createTemplate(process.env.TEST_DATABASE_URL);
   }
 }

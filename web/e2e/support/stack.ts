@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { buildWeb, startNginx } from './hosting';
+import { SHARED_BUILD, buildEnv, copySharedBuild } from './shared-build';
 import { type Spawned, freePort, startProcess, stopProcess, waitForHttp } from './processes';
 import { ROOT, TEST_OUTPUT } from './stack-paths';
 
@@ -36,7 +37,9 @@ export interface Stack {
  */
 export async function startStack(options: { devIdp?: boolean } = {}): Promise<Stack> {
   const temp = mkdtempSync(join(tmpdir(), 'sign-in-e2e-'));
-  const logs = join(TEST_OUTPUT, 'e2e-logs');
+  // A folder per test file: browser suites may run side by side (Jest's workers), each with its own regions.
+  const suite = basename(expect.getState().testPath ?? 'stack').replace(/\.e2e\.test\.ts$/, '');
+  const logs = join(TEST_OUTPUT, 'e2e-logs', suite);
   mkdirSync(logs, { recursive: true });
   const [europePort, brazilPort, webPort, demoPort] = [
     await freePort(),
@@ -87,16 +90,13 @@ export async function startStack(options: { devIdp?: boolean } = {}): Promise<St
       return { region, spawned };
     });
 
-    const demoPages = ['admin', 'app', 'academy'].map((platform) => `${demo}/${platform}/login`);
-    const build = buildWeb(
-      dist,
-      {
-        VITE_API_URL_EU_NORTH_1: europe.url,
-        VITE_API_URL_SA_EAST_1: brazil.url,
-        VITE_REDIRECT_ALLOW_LIST: demoPages.join(','),
-      },
-      join(logs, 'vite-build.log'),
-    );
+    // The run's shared build with this stack's origins (shared-build.ts), or a build of its own when the suite
+    // runs without the e2e project's set-up.
+    const origins = { europe: europe.url, brazil: brazil.url, demo };
+    const shared = process.env[SHARED_BUILD];
+    const build = shared
+      ? Promise.resolve().then(() => copySharedBuild(shared, dist, origins))
+      : buildWeb(dist, buildEnv(origins), join(logs, 'vite-build.log'));
 
     const demoPlatform = startProcess(process.execPath, [join(ROOT, 'scripts', 'demo-platform.mjs')], {
       cwd: ROOT,

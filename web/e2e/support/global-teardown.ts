@@ -1,0 +1,9 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { SHARED_BUILD } from './shared-build';
+
+export default async function globalTeardown(): Promise<void> {
+  const dist = process.env[SHARED_BUILD];
+  // Only the build the set-up made (a build handed in from outside stays).
+  if (dist && /sign-in-e2e-build-/.test(dirname(dist))) rmSync(dirname(dist), { recursive: true, force: true });
+}
