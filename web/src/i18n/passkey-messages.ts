@@ -1,0 +1,72 @@
+import { ApiFailure } from '../api/api-failure';
+import { PasskeyFailure, type PasskeyProblem } from '../login/passkey-failure';
+import { BUSY, type Message, rateLimitedMessage } from './failure-messages';
+import type { TranslationKey } from './keys';
+
+/** Where the passkey was asked for: the texts differ ("log in with your password" / "enter the code instead"). */
+export type PasskeyContext = 'signIn' | 'secondFactor' | 'register';
+
+const PROBLEM_KEYS: Record<Exclude<PasskeyProblem, 'aborted'>, Record<PasskeyContext, TranslationKey>> = {
+  cancelled: {
+    signIn: 'passkey.errors.cancelled',
+    secondFactor: 'passkey.errors.cancelledSecondFactor',
+    register: 'passkey.errors.registrationCancelled',
+  },
+  timedOut: {
+    signIn: 'passkey.errors.timedOut',
+    secondFactor: 'passkey.errors.timedOut',
+    register: 'passkey.errors.timedOut',
+  },
+  alreadyRegistered: {
+    signIn: 'passkey.errors.failed',
+    secondFactor: 'passkey.errors.failed',
+    register: 'passkey.errors.alreadyRegistered',
+  },
+  security: {
+    signIn: 'passkey.errors.security',
+    secondFactor: 'passkey.errors.security',
+    register: 'passkey.errors.security',
+  },
+  unsupported: {
+    signIn: 'passkey.errors.unsupported',
+    secondFactor: 'passkey.errors.unsupportedSecondFactor',
+    register: 'passkey.errors.unsupportedRegister',
+  },
+  notRecognised: {
+    signIn: 'passkey.errors.notRecognised',
+    secondFactor: 'passkey.errors.noPasskey',
+    register: 'passkey.errors.failed',
+  },
+  failed: {
+    signIn: 'passkey.errors.failed',
+    secondFactor: 'passkey.errors.failed',
+    register: 'passkey.errors.registrationFailed',
+  },
+};
+
+/**
+ * The message for a failed passkey step, or null when there is nothing to say (the app stopped the ceremony
+ * itself). A WebAuthn failure always gets a passkey message of its own, never "Something went wrong"; the API's
+ * answers get theirs (a passkey no region accepts, the limit of passkeys, a wait).
+ */
+export function passkeyFailureMessage(error: unknown, context: PasskeyContext): Message | null {
+  if (error instanceof PasskeyFailure)
+    return error.problem === 'aborted' ? null : { key: PROBLEM_KEYS[error.problem][context] };
+  if (!(error instanceof ApiFailure)) return { key: PROBLEM_KEYS.failed[context] };
+  if (error.shed) return BUSY;
+  switch (error.code) {
+    case 'TOO_MANY_REQUESTS':
+      return rateLimitedMessage(error);
+    case 'NETWORK_ERROR':
+      return { key: 'errors.generic' };
+    case 'INVALID_CREDENTIALS':
+      // The assertion was refused: an unknown or removed passkey, one of another user, a counter gone backwards.
+      return { key: PROBLEM_KEYS.notRecognised[context] };
+    case 'NO_PASSKEY':
+      return { key: 'passkey.errors.noPasskey' };
+    case 'LIMIT_REACHED':
+      return { key: 'passkey.errors.limitReached' };
+    default:
+      return { key: PROBLEM_KEYS.failed[context] };
+  }
+}
