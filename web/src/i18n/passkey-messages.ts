@@ -3,6 +3,9 @@ import { PasskeyFailure, type PasskeyProblem } from '../login/passkey-failure';
 import { BUSY, type Message, rateLimitedMessage } from './failure-messages';
 import type { TranslationKey } from './keys';
 
+/** The region's answer to a passkey challenge for a user who has no passkey there. */
+export const NO_PASSKEY_CODE = 'PASSKEY_NOT_REGISTERED';
+
 /** Where the passkey was asked for: the texts differ ("log in with your password" / "enter the code instead"). */
 export type PasskeyContext = 'signIn' | 'secondFactor' | 'register';
 
@@ -62,7 +65,7 @@ export function passkeyFailureMessage(error: unknown, context: PasskeyContext): 
     case 'INVALID_CREDENTIALS':
       // The assertion was refused: an unknown or removed passkey, one of another user, a counter gone backwards.
       return { key: PROBLEM_KEYS.notRecognised[context] };
-    case 'NO_PASSKEY':
+    case NO_PASSKEY_CODE:
       return { key: 'passkey.errors.noPasskey' };
     case 'LIMIT_REACHED':
       return { key: 'passkey.errors.limitReached' };
