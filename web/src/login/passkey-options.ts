@@ -35,26 +35,25 @@ export async function joinedAuthenticationOptions(
   const timeouts: number[] = [];
   const failures = new Map<string, ApiFailure>();
   let first: PasskeyRequestOptions | null = null;
-  outcomes.forEach((outcome, index) => {
+  for (const [index, outcome] of outcomes.entries()) {
     const target = asked[index];
     if (outcome.status === 'rejected') {
       failures.set(
         target.region,
         outcome.reason instanceof ApiFailure ? outcome.reason : new ApiFailure('NETWORK_ERROR', 0),
       );
-      return;
+      continue;
     }
     const options = outcome.value;
-    const sameParty = first === null || options.rpId === first.rpId;
-    if (!challengeBytes(options.challenge) || !sameParty) {
+    if (!challengeBytes(options.challenge) || (first !== null && options.rpId !== first.rpId)) {
       failures.set(target.region, new ApiFailure('UNEXPECTED_RESPONSE', 200));
-      return;
+      continue;
     }
     first ??= options;
     regions.push({ region: target.region, baseUrl: target.baseUrl });
     challenges.push(options.challenge);
     if (typeof options.timeout === 'number') timeouts.push(options.timeout);
-  });
+  }
 
   if (first === null) {
     const all = [...failures.values()];
@@ -62,11 +61,10 @@ export async function joinedAuthenticationOptions(
     if (rateLimited.length > 0 && rateLimited.length === all.length) throw latestUnavailable(rateLimited);
     throw all[0] ?? new ApiFailure('UNEXPECTED_RESPONSE', 0);
   }
-  const base: PasskeyRequestOptions = first;
   // The shortest time any region allows: every challenge must still be alive when the assertion comes back.
   return {
     optionsJSON: {
-      ...base,
+      ...first,
       challenge: concatChallenges(challenges),
       ...(timeouts.length > 0 ? { timeout: Math.min(...timeouts) } : {}),
       userVerification: 'required',
