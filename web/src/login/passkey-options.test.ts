@@ -100,7 +100,7 @@ describe('joinedAuthenticationOptions (one ceremony for every region)', () => {
     expect(Date.parse(failure.unavailableUntil!) - Date.now()).toBeGreaterThan(80_000);
   });
 
-  test('when no region answers and not all rate limit, throws the first failure', async () => {
+  test('when no region answers and not all rate limit, throws the first failure that is not a rate limit', async () => {
     regions((origin) =>
       origin === EUROPE ? apiError(429, 'TOO_MANY_REQUESTS') : apiError(503, 'SERVICE_UNAVAILABLE'),
     );

@@ -20,7 +20,7 @@ export interface JoinedOptions {
  * those that answered, in the configuration's order, into one WebAuthn challenge (docs/decisions.md, passkeys and
  * regions). A region that fails, answers a challenge that is not 32 bytes, or names another relying party is
  * left out. When none answers: every one rate limited → TOO_MANY_REQUESTS (the longest wait), else the first
- * failure.
+ * failure that is not a rate limit (as the password probe does).
  */
 export async function joinedAuthenticationOptions(
   targets: readonly RegionTarget[],
@@ -59,7 +59,7 @@ export async function joinedAuthenticationOptions(
     const all = [...failures.values()];
     const rateLimited = all.filter((failure) => failure.code === 'TOO_MANY_REQUESTS');
     if (rateLimited.length > 0 && rateLimited.length === all.length) throw latestUnavailable(rateLimited);
-    throw all[0] ?? new ApiFailure('UNEXPECTED_RESPONSE', 0);
+    throw all.find((failure) => failure.code !== 'TOO_MANY_REQUESTS') ?? new ApiFailure('UNEXPECTED_RESPONSE', 0);
   }
   // The shortest time any region allows: every challenge must still be alive when the assertion comes back.
   return {
