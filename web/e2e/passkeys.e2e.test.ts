@@ -97,10 +97,24 @@ async function acceptOffer(page: Page, texts: Texts) {
 
 describe('passkeys in a real browser (virtual authenticator) against two regions', () => {
   test.each([
-    ['a Swedish-speaking user in Europe, with an emailed code (erik)', 'sv-SE', sv, 'erik@demo.test', 'eu-north-1', true],
+    [
+      'a Swedish-speaking user in Europe, with an emailed code (erik)',
+      'sv-SE',
+      sv,
+      'erik@demo.test',
+      'eu-north-1',
+      true,
+    ],
     ['an English-speaking user in Brazil (joao)', 'en-GB', en, 'joao@demo.test', 'sa-east-1', false],
     ['an English-speaking user in Europe (anna)', 'en-GB', en, 'anna@demo.test', 'eu-north-1', false],
-    ['a Swedish-speaking user in Brazil, who picks the region (maria)', 'sv-SE', sv, 'maria@demo.test', 'sa-east-1', false],
+    [
+      'a Swedish-speaking user in Brazil, who picks the region (maria)',
+      'sv-SE',
+      sv,
+      'maria@demo.test',
+      'sa-east-1',
+      false,
+    ],
   ] as const)(
     '%s adds a passkey when offered after the sign-in, then signs in with it alone, back to the platform',
     async (_name, locale, texts, email, region, twoFactor) => {
@@ -127,7 +141,9 @@ describe('passkeys in a real browser (virtual authenticator) against two regions
       const passwordless = requests.slice(before);
       for (const regionOrigin of [stack.europe.url, stack.brazil.url])
         expect(passwordless).toContain(`POST ${regionOrigin}/core/v1/passkeys/authentication-options`);
-      const sessions = passwordless.filter((request) => request.startsWith('POST ') && request.endsWith('/core/v1/sessions'));
+      const sessions = passwordless.filter(
+        (request) => request.startsWith('POST ') && request.endsWith('/core/v1/sessions'),
+      );
       expect(sessions).toEqual([`POST ${regionUrl(region)}/core/v1/sessions`]);
       expect(passwordless.some((request) => request.includes('/probes/'))).toBe(false);
 
@@ -141,7 +157,9 @@ describe('passkeys in a real browser (virtual authenticator) against two regions
         expect(await axeViolations(page)).toEqual([]);
         await instead.click();
         await expectProvenSession(stack, page, 'app', region);
-        expect(requests.filter((request) => sentTo(request, regionUrl(region)) && request.startsWith('PATCH '))).toHaveLength(1);
+        expect(
+          requests.filter((request) => sentTo(request, regionUrl(region)) && request.startsWith('PATCH ')),
+        ).toHaveLength(1);
       }
     },
   );

@@ -32,7 +32,11 @@ export async function requestAuthenticationOptions(client: CoreApiClient): Promi
 /** `grantType: passkey`: the session of the account whose passkey signed the region's challenge. */
 export async function createPasskeySession(client: CoreApiClient, credential: PasskeyAssertion): Promise<Session> {
   const { data } = await call(() =>
-    client.POST('/sessions', { params: { header: VERSION_HEADER }, body: { grantType: 'passkey', credential } }),
+    client.POST('/sessions', {
+      // The grant type ahead of the body: the server's door admits it beside other work that checks no password.
+      params: { header: { ...VERSION_HEADER, 'cosafe-grant-type': 'passkey' } },
+      body: { grantType: 'passkey', credential },
+    }),
   );
   return data;
 }
@@ -61,7 +65,10 @@ export async function registerPasskey(
 }
 
 /** The passkey challenge of a pending session's second factor: options naming the user's passkeys. */
-export async function requestPasskeyChallenge(client: CoreApiClient, session: SessionRef): Promise<PasskeyRequestOptions> {
+export async function requestPasskeyChallenge(
+  client: CoreApiClient,
+  session: SessionRef,
+): Promise<PasskeyRequestOptions> {
   const { data } = await call(() =>
     client.POST('/sessions/{id}/challenges', {
       params: { header: VERSION_HEADER, path: { id: session.id } },

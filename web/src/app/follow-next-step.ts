@@ -23,7 +23,8 @@ export function useFollowNextStep(): (step: NextStep) => void {
           .catch(() => undefined)
           .then(() => navigate('/login/2fa'));
       else if (step.kind === 'invalid-redirect') navigate('/invalid-redirect', { replace: true });
-      else if (step.passkeyOffer && browserHasPasskeys()) void offerPasskeyOrLeave(step.url, step.passkeyOffer, navigate);
+      else if (step.passkeyOffer && browserHasPasskeys())
+        void offerPasskeyOrLeave(step.url, step.passkeyOffer, navigate);
       else browserLocation.replace(step.url);
     },
     [navigate],

@@ -85,7 +85,11 @@ describe('passkeyFailureMessage', () => {
     ] as const) {
       for (const context of ['signIn', 'secondFactor', 'register'] as const) {
         const shown = text(new PasskeyFailure(problem), context);
-        expect({ problem, context, shown: typeof shown === 'string' && shown !== generic && !shown.startsWith('passkey.') }).toEqual({
+        expect({
+          problem,
+          context,
+          shown: typeof shown === 'string' && shown !== generic && !shown.startsWith('passkey.'),
+        }).toEqual({
           problem,
           context,
           shown: true,
@@ -108,7 +112,11 @@ describe('passkeyFailureMessage', () => {
     [new PasskeyFailure('unsupported'), 'signIn', /^This browser or device cannot use passkeys\./],
     [new PasskeyFailure('notRecognised'), 'signIn', /^This passkey was not accepted\./],
     [new ApiFailure('INVALID_CREDENTIALS', 401), 'signIn', /^This passkey was not accepted\./],
-    [new ApiFailure('INVALID_CREDENTIALS', 401), 'secondFactor', /^There is no passkey for your account that can be used here\./],
+    [
+      new ApiFailure('INVALID_CREDENTIALS', 401),
+      'secondFactor',
+      /^There is no passkey for your account that can be used here\./,
+    ],
     [new ApiFailure('LIMIT_REACHED', 409), 'register', /^Your account already has as many passkeys as allowed/],
     [new ApiFailure('BAD_REQUEST', 400), 'signIn', /^The passkey could not be used\./],
     [new ApiFailure('BAD_REQUEST', 400), 'register', /^The passkey could not be added\./],

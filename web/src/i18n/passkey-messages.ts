@@ -67,6 +67,9 @@ export function passkeyFailureMessage(error: unknown, context: PasskeyContext): 
       return { key: PROBLEM_KEYS.notRecognised[context] };
     case NO_PASSKEY_CODE:
       return { key: 'passkey.errors.noPasskey' };
+    case 'PASSKEY_CHALLENGE_EXPIRED':
+      // The challenge was used up or ran out while the browser's dialog was open.
+      return { key: 'passkey.errors.timedOut' };
     case 'LIMIT_REACHED':
       return { key: 'passkey.errors.limitReached' };
     default:

@@ -37,7 +37,9 @@ describe('concatChallenges', () => {
   });
 
   test('the order is the order given: Europe then Brazil is not Brazil then Europe', () => {
-    expect(concatChallenges([challengeOf(1), challengeOf(2)])).not.toBe(concatChallenges([challengeOf(2), challengeOf(1)]));
+    expect(concatChallenges([challengeOf(1), challengeOf(2)])).not.toBe(
+      concatChallenges([challengeOf(2), challengeOf(1)]),
+    );
   });
 
   test.each([

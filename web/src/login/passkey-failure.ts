@@ -62,7 +62,9 @@ export function classifyWebAuthnError(error: unknown, ceremony: Ceremony, timing
     return 'unsupported';
   if (name === 'NotAllowedError') {
     const timedOut =
-      timing?.timeoutMs !== undefined && timing.timeoutMs > 0 && timing.elapsedMs >= timing.timeoutMs - TIMEOUT_SLACK_MS;
+      timing?.timeoutMs !== undefined &&
+      timing.timeoutMs > 0 &&
+      timing.elapsedMs >= timing.timeoutMs - TIMEOUT_SLACK_MS;
     return timedOut ? 'timedOut' : 'cancelled';
   }
   // @simplewebauthn/browser says so in plain Errors when the browser has no WebAuthn (or no autofill) at all.

@@ -2,9 +2,17 @@
  * The passkey ceremonies of the sign-in app, loaded on demand (with @simplewebauthn/browser) when the first one
  * starts: passwordless sign-in across regions, the passkey as a second factor, and adding a passkey.
  */
-import { WebAuthnAbortService, startAuthentication, startRegistration } from '@simplewebauthn/browser';
+import {
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+  WebAuthnAbortService,
+  startAuthentication,
+  startRegistration,
+} from '@simplewebauthn/browser';
 import { clientFor } from '../api/client';
 import {
+  type PasskeyAssertion,
+  type PasskeyAttestation,
   type PasskeyRequestOptions,
   createPasskeySession,
   registerPasskey,
@@ -22,6 +30,21 @@ import { type NextStep, completeSignIn, continueWithSession } from './sign-in';
 import type { PendingSession } from './sign-in-storage';
 
 export { joinedAuthenticationOptions } from './passkey-options';
+
+/*
+ * The library's JSON types and the contract's describe the same WebAuthn JSON; the library declares its objects as
+ * interfaces, which TypeScript does not let stand for the contract's open objects without a copy.
+ */
+const asAssertion = (credential: AuthenticationResponseJSON): PasskeyAssertion => ({
+  ...credential,
+  response: { ...credential.response },
+  clientExtensionResults: { ...credential.clientExtensionResults },
+});
+const asAttestation = (credential: RegistrationResponseJSON): PasskeyAttestation => ({
+  ...credential,
+  response: { ...credential.response },
+  clientExtensionResults: { ...credential.clientExtensionResults },
+});
 
 export interface PasskeySignInInput {
   targets: readonly RegionTarget[];
@@ -56,7 +79,7 @@ export async function signInWithJoinedOptions(
     const failure = handle && failures.get(handle.region);
     throw failure ?? new PasskeyFailure('notRecognised');
   }
-  const session = await createPasskeySession(clientFor(target.baseUrl), credential);
+  const session = await createPasskeySession(clientFor(target.baseUrl), asAssertion(credential));
   return continueWithSession(session, target, allowList);
 }
 
@@ -72,7 +95,7 @@ export async function completeWithPasskey(
   allowList: readonly string[],
 ): Promise<NextStep> {
   const credential = await ceremony('get', optionsJSON.timeout, () => startAuthentication({ optionsJSON }));
-  const session = await verifyPasskey(clientFor(pending.baseUrl), pending.session, credential);
+  const session = await verifyPasskey(clientFor(pending.baseUrl), pending.session, asAssertion(credential));
   return completeSignIn(session, allowList, { region: pending.region, baseUrl: pending.baseUrl });
 }
 
@@ -81,7 +104,7 @@ export async function addPasskey(offer: PasskeyOffer): Promise<void> {
   const client = clientFor(offer.baseUrl);
   const optionsJSON = await requestRegistrationOptions(client, offer.session);
   const credential = await ceremony('create', optionsJSON.timeout, () => startRegistration({ optionsJSON }));
-  await registerPasskey(client, offer.session, credential);
+  await registerPasskey(client, offer.session, asAttestation(credential));
   rememberPasskeyAddedHere();
 }
 

@@ -91,9 +91,7 @@ describe('joinedAuthenticationOptions (one ceremony for every region)', () => {
 
   test('when every region rate limits, throws TOO_MANY_REQUESTS with the longest wait', async () => {
     const until = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
-    regions((origin) =>
-      apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: until(origin === SWEDEN ? 90 : 30) }),
-    );
+    regions((origin) => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: until(origin === SWEDEN ? 90 : 30) }));
     const failure = (await joinedAuthenticationOptions(TARGETS, null).catch((error: unknown) => error)) as ApiFailure;
     expect(failure).toBeInstanceOf(ApiFailure);
     expect(failure.code).toBe('TOO_MANY_REQUESTS');

@@ -76,3 +76,9 @@ export function attestation() {
 
 /** A DOMException as the browser throws it from a ceremony. */
 export const domError = (name: string) => new DOMException('The operation either timed out or was not allowed.', name);
+
+/**
+ * For a wait that includes loading the passkey flow on demand (its first import in a test file is transformed
+ * then, which takes seconds on a busy machine).
+ */
+export const FLOW_LOADED = { timeout: 10_000 };

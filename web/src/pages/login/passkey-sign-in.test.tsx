@@ -4,6 +4,7 @@ import { browserLocation } from '../../login/browser-location';
 import { BRAZIL, EUROPE, type Route, apiError, deferred, fakeApi, sessionBody } from '../../test/fake-api';
 import { loginPath, renderApp } from '../../test/render-app';
 import {
+  FLOW_LOADED,
   assertion,
   authenticationOptions,
   domError,
@@ -60,7 +61,7 @@ describe('/login: passkeys', () => {
     const replace = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     const { user } = renderApp(loginPath());
     await user.click(await passkeyButton());
-    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1), FLOW_LOADED);
 
     expect(authenticate).toHaveBeenCalledTimes(1);
     const [{ optionsJSON, useBrowserAutofill }] = authenticate.mock.calls[0];
@@ -70,9 +71,12 @@ describe('/login: passkeys', () => {
       'required',
       false,
     ]);
-    expect(calls.filter((call) => call.url.pathname === OPTIONS_PATH).map((call) => call.url.origin).sort()).toEqual(
-      [BRAZIL, EUROPE].sort(),
-    );
+    expect(
+      calls
+        .filter((call) => call.url.pathname === OPTIONS_PATH)
+        .map((call) => call.url.origin)
+        .sort(),
+    ).toEqual([BRAZIL, EUROPE].sort());
     const sessions = calls.filter((call) => call.url.pathname === SESSIONS_PATH);
     expect(sessions.map((call) => [call.url.origin, call.body])).toEqual([
       [BRAZIL, { grantType: 'passkey', credential }],
@@ -96,7 +100,7 @@ describe('/login: passkeys', () => {
     const replace = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     const { user } = renderApp(loginPath());
     await user.click(await passkeyButton());
-    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1), FLOW_LOADED);
     expect(segmentsOf(authenticate.mock.calls[0][0].optionsJSON.challenge)).toEqual([1]);
     expect(calls.filter((call) => call.url.pathname === SESSIONS_PATH).map((call) => call.url.origin)).toEqual([
       EUROPE,
@@ -147,7 +151,9 @@ describe('/login: passkeys', () => {
 
   test('when every region rate limits, says how long to wait', async () => {
     givenWebAuthn();
-    fakeApi(() => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: new Date(Date.now() + 45_000).toISOString() }));
+    fakeApi(() =>
+      apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: new Date(Date.now() + 45_000).toISOString() }),
+    );
     const { user } = renderApp(loginPath());
     await user.click(await passkeyButton());
     expect((await screen.findByRole('alert')).textContent).toMatch(
@@ -177,7 +183,7 @@ describe('/login: passkeys', () => {
     expect([useBrowserAutofill, segmentsOf(optionsJSON.challenge)]).toEqual([true, [1, 2]]);
     expect(calls.filter((call) => call.url.pathname === SESSIONS_PATH)).toHaveLength(0);
     await act(async () => picked.resolve(assertion(userHandleOf('eu-north-1:3'))));
-    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1), FLOW_LOADED);
     expect(calls.filter((call) => call.url.pathname === SESSIONS_PATH).map((call) => call.url.origin)).toEqual([
       EUROPE,
     ]);

@@ -84,15 +84,18 @@ export function PasskeySignIn({ onNextStep, onAlert, disabled }: PasskeySignInPr
     }
   }, [proceed]);
 
+  /** Ends whatever ceremony this component has under way (the page moves on). */
+  const stopCeremonies = useCallback(() => {
+    generation.current++;
+    flow.current?.cancelPasskeyCeremony();
+  }, []);
+
   useEffect(() => {
     if (!browserHasPasskeys()) return;
     setSupported(true);
     void runAutofill();
-    return () => {
-      generation.current++;
-      flow.current?.cancelPasskeyCeremony();
-    };
-  }, [runAutofill]);
+    return stopCeremonies;
+  }, [runAutofill, stopCeremonies]);
 
   const signIn = async () => {
     // A new ceremony stops the autofill's (@simplewebauthn/browser aborts it), whose loop then ends.

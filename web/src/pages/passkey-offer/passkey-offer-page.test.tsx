@@ -5,7 +5,7 @@ import { ADDED_HERE_KEY, OFFER_DECLINED_KEY } from '../../login/passkey-device';
 import { EUROPE, type FakeCall, type Route, apiError, fakeApi, probeReply, sessionBody } from '../../test/fake-api';
 import { REDIRECT, loginPath, renderApp } from '../../test/render-app';
 import { storeRedirectUrl } from '../../login/sign-in-storage';
-import { attestation, domError, givenWebAuthn, withoutWebAuthn } from '../../test/webauthn';
+import { FLOW_LOADED, attestation, domError, givenWebAuthn, withoutWebAuthn } from '../../test/webauthn';
 
 jest.mock('@simplewebauthn/browser', () => ({
   startAuthentication: jest.fn(),
@@ -30,7 +30,11 @@ const creationOptions = {
 function europe(enrol: Route = (call) => registered(call)): Route {
   return (call) => {
     if (call.url.pathname.startsWith('/core/v1/probes/'))
-      return probeReply(call.url.origin === EUROPE ? 'eu-north-1' : 'sa-east-1', call.url.origin === EUROPE, call.url.origin);
+      return probeReply(
+        call.url.origin === EUROPE ? 'eu-north-1' : 'sa-east-1',
+        call.url.origin === EUROPE,
+        call.url.origin,
+      );
     if (call.url.pathname === '/core/v1/sessions') return { status: 201, body: session };
     return enrol(call);
   };
@@ -41,7 +45,13 @@ function registered(call: FakeCall) {
   if (call.url.pathname === '/core/v1/passkeys')
     return {
       status: 201,
-      body: { id: '1b4e28ba-2fa1-11d2-883f-0016d3cca427', name: 'Passkey', createdAt: new Date().toISOString(), lastUsedAt: null, authenticator: null },
+      body: {
+        id: '1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+        name: 'Passkey',
+        createdAt: new Date().toISOString(),
+        lastUsedAt: null,
+        authenticator: null,
+      },
     };
   throw new Error(`Unexpected call to ${call.url.href}`);
 }
@@ -85,7 +95,7 @@ describe('/login/passkey: the offer after a sign-in with a password', () => {
     const { user } = await signIn();
     await offerHeading();
     await user.click(screen.getByRole('button', { name: 'Add a passkey' }));
-    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1), FLOW_LOADED);
 
     expect(register).toHaveBeenCalledWith({ optionsJSON: creationOptions });
     const [options, added] = enrolment(calls);
@@ -144,7 +154,7 @@ describe('/login/passkey: the offer after a sign-in with a password', () => {
     fakeApi(europe());
     const replace = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     const { location } = await signIn();
-    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1), FLOW_LOADED);
     expect(location()).toMatch(/^\/login\?/);
   });
 
@@ -164,9 +174,7 @@ describe('/login/passkey: the offer after a sign-in with a password', () => {
     [
       'the account has the most passkeys allowed',
       () => Promise.resolve(attestation()),
-      europe((call) =>
-        call.url.pathname === '/core/v1/passkeys' ? apiError(409, 'LIMIT_REACHED') : registered(call),
-      ),
+      europe((call) => (call.url.pathname === '/core/v1/passkeys' ? apiError(409, 'LIMIT_REACHED') : registered(call))),
       'Your account already has as many passkeys as allowed, so no new one was added. You can continue without one.',
     ],
   ])('when %s, says so (focused) and stays; Not now still continues', async (_name, ceremony, route, message) => {
@@ -191,7 +199,9 @@ describe('/login/passkey: the offer after a sign-in with a password', () => {
     fakeApi(europe());
     jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     await signIn('sv');
-    expect(await screen.findByRole('heading', { name: 'Logga in snabbare nästa gång med en lösennyckel' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'Logga in snabbare nästa gång med en lösennyckel' }),
+    ).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Fråga inte igen på den här enheten' })).toBeTruthy();
   });
 

@@ -4,7 +4,15 @@ import { browserLocation } from '../../login/browser-location';
 import { BRAZIL, type FakeCall, type Reply, apiError, fakeApi, sessionBody } from '../../test/fake-api';
 import { renderApp } from '../../test/render-app';
 import { challengePath, codeSent, givenPendingSession, pending, sessionPath } from '../../test/two-factor-api';
-import { assertion, challengeOf, domError, givenWebAuthn, userHandleOf, withoutWebAuthn } from '../../test/webauthn';
+import {
+  FLOW_LOADED,
+  assertion,
+  challengeOf,
+  domError,
+  givenWebAuthn,
+  userHandleOf,
+  withoutWebAuthn,
+} from '../../test/webauthn';
 
 jest.mock('@simplewebauthn/browser', () => ({
   startAuthentication: jest.fn(),
@@ -20,7 +28,10 @@ const passkeyOptions = (fill = 9) => ({
   userVerification: 'required',
   allowCredentials: [{ id: 'Y3JlZGVudGlhbC0x', type: 'public-key', transports: ['internal'] }],
 });
-const completed = { ...sessionBody({ password: 'verified', passkey: 'verified' }, pending.id), refreshToken: 'refresh-new' };
+const completed = {
+  ...sessionBody({ password: 'verified', passkey: 'verified' }, pending.id),
+  refreshToken: 'refresh-new',
+};
 
 /** The pending session's challenges: a code by email, and the passkey options from `passkey`; PATCH answers `verify`. */
 function api(
@@ -53,7 +64,7 @@ describe('/login/2fa: a passkey instead of the code', () => {
     const replace = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
     const { user } = renderApp('/login/2fa');
     await user.click(await useInstead());
-    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(replace).toHaveBeenCalledTimes(1), FLOW_LOADED);
 
     const [challenge] = passkeyChallenges(calls);
     expect(passkeyChallenges(calls)).toHaveLength(1);
@@ -72,7 +83,10 @@ describe('/login/2fa: a passkey instead of the code', () => {
     ]);
     // Straight to the platform with the rotated session (no passkey offer after a passkey).
     const url = new URL(replace.mock.calls[0][0]);
-    expect([url.searchParams.get('refreshToken'), url.searchParams.get('region')]).toEqual(['refresh-new', 'sa-east-1']);
+    expect([url.searchParams.get('refreshToken'), url.searchParams.get('region')]).toEqual([
+      'refresh-new',
+      'sa-east-1',
+    ]);
   });
 
   test('when the session says nothing of a passkey, the option is not offered and no passkey challenge is asked for', async () => {
