@@ -76,3 +76,15 @@ export function passkeyFailureMessage(error: unknown, context: PasskeyContext): 
       return { key: PROBLEM_KEYS.failed[context] };
   }
 }
+
+/** The app stopped the ceremony itself (a new one started, the page moved on, the autofill's refresh). */
+export const wasAborted = (error: unknown) => error instanceof PasskeyFailure && error.problem === 'aborted';
+
+/**
+ * A failure of the email field's autofill: nothing to say when the user dismissed it or it ran out (the user pressed
+ * nothing), else what the button would say.
+ */
+export function autofillFailureMessage(error: unknown): Message | null {
+  const quiet = error instanceof PasskeyFailure && ['aborted', 'cancelled', 'timedOut'].includes(error.problem);
+  return quiet ? null : passkeyFailureMessage(error, 'signIn');
+}

@@ -3,9 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../components/button';
 import { config } from '../../config/config';
 import type { Message } from '../../i18n/failure-messages';
-import { passkeyFailureMessage } from '../../i18n/passkey-messages';
 import { autofillAvailable, browserHasPasskeys } from '../../login/passkey-device';
-import { PasskeyFailure } from '../../login/passkey-failure';
 import type { NextStep } from '../../login/sign-in';
 import { readClientType } from '../../login/sign-in-storage';
 
@@ -17,7 +15,12 @@ export const AUTOFILL_REFRESH_MS = 4 * 60_000;
 /** Autofill ceremonies that fail one after another before the field stops offering passkeys (until the button is used). */
 const AUTOFILL_MAX_FAILURES = 3;
 
-const loadFlow = () => import('../../login/passkey-flow');
+/** The ceremonies and their messages, with @simplewebauthn/browser: loaded when the first ceremony starts. */
+const loadFlow = () =>
+  Promise.all([import('../../login/passkey-flow'), import('../../i18n/passkey-messages')]).then(([flow, messages]) => ({
+    ...flow,
+    ...messages,
+  }));
 
 interface PasskeySignInProps {
   onNextStep: (step: NextStep) => void;
@@ -72,11 +75,9 @@ export function PasskeySignIn({ onNextStep, onAlert, disabled }: PasskeySignInPr
       } catch (error) {
         if (!current()) return;
         // Stopped by the refresh: the loop starts again with new challenges.
-        if (error instanceof PasskeyFailure && error.problem === 'aborted') continue;
+        if (loaded.wasAborted(error)) continue;
         failures++;
-        // A passkey dismissed in the autofill was not asked for with a press: nothing to explain.
-        const quiet = error instanceof PasskeyFailure && ['cancelled', 'timedOut'].includes(error.problem);
-        const message = quiet ? null : passkeyFailureMessage(error, 'signIn');
+        const message = loaded.autofillFailureMessage(error);
         if (message) latest.current.onAlert(message);
       } finally {
         clearTimeout(refresh);
@@ -112,7 +113,11 @@ export function PasskeySignIn({ onNextStep, onAlert, disabled }: PasskeySignInPr
       if (generation.current === mine) proceed(step);
     } catch (error) {
       if (generation.current !== mine) return;
-      const message = passkeyFailureMessage(error, 'signIn');
+      // Loaded with the flow; when even that could not load, the network is the problem.
+      const messages = await import('../../i18n/passkey-messages').catch(() => null);
+      const message: Message | null = messages
+        ? messages.passkeyFailureMessage(error, 'signIn')
+        : { key: 'errors.generic' };
       if (message) onAlert(message);
       void runAutofill();
     } finally {
