@@ -540,4 +540,47 @@ export interface Database {
   sso_challenges: SsoChallengesTable;
   saml_assertions: SamlAssertionsTable;
   scim_groups: ScimGroupsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
+  passkey_events: PasskeyEventsTable;
+}
+
+export interface PasskeysTable {
+  id: string;
+  user_id: number;
+  /** The WebAuthn credential id, base64url. */
+  credential_id: string;
+  /** The credential's public key, COSE-encoded, as the authenticator gave it. */
+  public_key: Uint8Array;
+  /** The last signature counter seen (bigint in SQL; counters fit in 32 bits). */
+  counter: ColumnType<string | number, number | undefined, number>;
+  transports: ColumnType<string[], string[] | undefined, string[]>;
+  aaguid: string;
+  name: string;
+  /** simplewebauthn's credentialDeviceType: singleDevice or multiDevice (synced). */
+  device_type: string;
+  backed_up: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Set when a counter went backwards: the passkey is refused from then on. */
+  suspicious_at: NullableTimestamp;
+  created_at: CreatedAt;
+  last_used_at: NullableTimestamp;
+}
+
+export interface PasskeyChallengesTable {
+  /** 32 random bytes, base64url. */
+  challenge: string;
+  purpose: 'registration' | 'authentication';
+  user_id: number | null;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+
+export interface PasskeyEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  passkey_id: string;
+  kind: 'added' | 'removed' | 'suspicious';
+  session_id: string | null;
+  source_hash: string | null;
+  at: ColumnType<Date, Date | string | undefined, never>;
 }
