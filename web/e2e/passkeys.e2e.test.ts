@@ -95,6 +95,25 @@ async function acceptOffer(page: Page, texts: Texts) {
   await page.keyboard.press('Enter');
 }
 
+/** The requests of a passwordless sign-in: options from every region, the session from the passkey's only. */
+function expectPasswordless(requests: string[], region: string) {
+  for (const regionOrigin of [stack.europe.url, stack.brazil.url])
+    expect(requests).toContain(`POST ${regionOrigin}/core/v1/passkeys/authentication-options`);
+  const sessions = requests.filter((request) => request.startsWith('POST ') && request.endsWith('/core/v1/sessions'));
+  expect(sessions).toEqual([`POST ${regionUrl(region)}/core/v1/sessions`]);
+  expect(requests.some((request) => request.includes('/probes/'))).toBe(false);
+}
+
+/** From the next load on, the browser says it has no autofill for passkeys (conditional mediation). */
+async function withoutPasskeyAutofill(page: Page) {
+  await page.addInitScript(() => {
+    if (window.PublicKeyCredential)
+      Object.defineProperty(window.PublicKeyCredential, 'isConditionalMediationAvailable', {
+        value: () => Promise.resolve(false),
+      });
+  });
+}
+
 describe('passkeys in a real browser (virtual authenticator) against two regions', () => {
   test.each([
     [
@@ -129,26 +148,34 @@ describe('passkeys in a real browser (virtual authenticator) against two regions
       expect(handles[0].startsWith(`${region}:`)).toBe(true);
       expect(requests).toContain(`POST ${regionUrl(region)}/core/v1/passkeys`);
 
-      // Passwordless: every region gives a challenge; only the passkey's region creates the session.
-      const before = requests.length;
+      // Passwordless through the email field's autofill: the virtual authenticator answers the page's conditional
+      // request at once, as a user picking the passkey from the field's suggestions. Every region gives a challenge;
+      // only the passkey's region creates the session, and no password is probed.
+      let before = requests.length;
+      await page.goto(`${stack.web}${loginPathFor(stack, 'app')}`);
+      await expectProvenSession(stack, page, 'app', region);
+      expectPasswordless(requests.slice(before), region);
+
+      // Passwordless with the button, in a browser without the autofill for passkeys.
+      await withoutPasskeyAutofill(page);
+      before = requests.length;
       await page.goto(`${stack.web}${loginPathFor(stack, 'app')}`);
       const button = page.getByRole('button', { name: texts.passkey.signIn, exact: true });
       await button.waitFor();
       expect(await page.getAttribute('#email', 'autocomplete')).toBe('username webauthn');
       expect(await axeViolations(page)).toEqual([]);
-      if (page.url().startsWith(`${stack.web}/login`)) await button.click().catch(() => undefined);
+      // Keyboard only: from the SSO button, Tab reaches it, and Enter starts the ceremony.
+      await page.getByRole('button', { name: texts.login.sso, exact: true }).focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('passkey-sign-in');
+      await page.keyboard.press('Enter');
       await expectProvenSession(stack, page, 'app', region);
-      const passwordless = requests.slice(before);
-      for (const regionOrigin of [stack.europe.url, stack.brazil.url])
-        expect(passwordless).toContain(`POST ${regionOrigin}/core/v1/passkeys/authentication-options`);
-      const sessions = passwordless.filter(
-        (request) => request.startsWith('POST ') && request.endsWith('/core/v1/sessions'),
-      );
-      expect(sessions).toEqual([`POST ${regionUrl(region)}/core/v1/sessions`]);
-      expect(passwordless.some((request) => request.includes('/probes/'))).toBe(false);
+      expectPasswordless(requests.slice(before), region);
 
       if (twoFactor) {
-        // The passkey instead of the emailed code: no offer afterwards (the sign-in used a passkey).
+        // The passkey instead of the emailed code (the autofill is off, or it would sign in at once): no offer
+        // afterwards, since the sign-in used a passkey.
+        before = requests.length;
         await page.goto(`${stack.web}${loginPathFor(stack, 'app')}`);
         await fillLogin(page, email, PASSWORD);
         await page.waitForURL(`${stack.web}/login/2fa`);
@@ -158,7 +185,9 @@ describe('passkeys in a real browser (virtual authenticator) against two regions
         await instead.click();
         await expectProvenSession(stack, page, 'app', region);
         expect(
-          requests.filter((request) => sentTo(request, regionUrl(region)) && request.startsWith('PATCH ')),
+          requests
+            .slice(before)
+            .filter((request) => sentTo(request, regionUrl(region)) && request.startsWith('PATCH ')),
         ).toHaveLength(1);
       }
     },
