@@ -1,5 +1,7 @@
-import type { RegionCode } from '../config/regions';
 import type { SessionFactors } from '../api/create-session';
+import type { RegionTarget } from '../config/config';
+import type { RegionCode } from '../config/regions';
+import { isAllowedRedirect } from './redirect-allow-list';
 import { KEYS, read, write } from './sign-in-storage';
 
 /** Where a session was just created: the region, and its API host. */
@@ -33,14 +35,18 @@ export function storePendingOffer(offer: PendingOffer): void {
   write(KEYS.passkeyOffer, JSON.stringify(offer));
 }
 
-export function readPendingOffer(): PendingOffer | null {
+/**
+ * The offer this tab keeps, or null. Storage is not trusted further than the app's own checks: the address must
+ * still be an allowed platform page (as completeSignIn checks the stored redirect), and the API host one of this
+ * app's regions, the region its own, since the access token is sent there.
+ */
+export function readPendingOffer(allowList: readonly string[], regions: readonly RegionTarget[]): PendingOffer | null {
   try {
     const offer = JSON.parse(read(KEYS.passkeyOffer) ?? 'null') as PendingOffer | null;
     const complete =
-      typeof offer?.url === 'string' &&
-      typeof offer.baseUrl === 'string' &&
-      typeof offer.region === 'string' &&
-      typeof offer.session?.id === 'string' &&
+      isAllowedRedirect(offer?.url, allowList) &&
+      regions.some((target) => target.baseUrl === offer?.baseUrl && target.region === offer.region) &&
+      typeof offer?.session?.id === 'string' &&
       typeof offer.session.accessToken === 'string';
     return complete ? offer : null;
   } catch {

@@ -205,6 +205,32 @@ describe('/login/passkey: the offer after a sign-in with a password', () => {
     expect(screen.getByRole('button', { name: 'Fråga inte igen på den här enheten' })).toBeTruthy();
   });
 
+  test.each([
+    ['its address is not an allowed platform page', { url: 'https://evil.example/login?refreshToken=r' }],
+    ['its API host is not a region of this app (the access token would go there)', { baseUrl: 'https://evil.example' }],
+    ["its region is not the API host's", { region: 'sa-east-1' }],
+  ])('a stored offer is not used when %s: /login, and nothing is sent', async (_name, tampered) => {
+    storeRedirectUrl(REDIRECT);
+    window.sessionStorage.setItem(
+      'signIn.passkeyOffer',
+      JSON.stringify({
+        url: `${REDIRECT}?refreshToken=r&sessionId=s&region=eu-north-1`,
+        region: 'eu-north-1',
+        baseUrl: EUROPE,
+        session: { id: session.id, accessToken: session.accessToken },
+        ...tampered,
+      }),
+    );
+    givenWebAuthn();
+    const { calls } = fakeApi(europe());
+    const replace = jest.spyOn(browserLocation, 'replace').mockImplementation(() => undefined);
+    const { location } = renderApp('/login/passkey');
+    expect(await screen.findByRole('heading', { name: 'Log in to the product' })).toBeTruthy();
+    expect(location()).toMatch(/^\/login/);
+    expect(replace).not.toHaveBeenCalled();
+    expect(enrolment(calls)).toHaveLength(0);
+  });
+
   test('opened without a completed sign-in, goes to /login', async () => {
     storeRedirectUrl(REDIRECT);
     const { location } = renderApp('/login/passkey');

@@ -7,6 +7,7 @@ import { useFormAlert } from '../../app/use-form-alert';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { MessageText } from '../../components/message-text';
+import { config } from '../../config/config';
 import { passkeyFailureMessage } from '../../i18n/passkey-messages';
 import { browserLocation } from '../../login/browser-location';
 import { declineOfferOnThisDevice } from '../../login/passkey-device';
@@ -17,7 +18,7 @@ import { type PendingOffer, forgetPendingOffer, readPendingOffer } from '../../l
  * (add / not now / don't ask again on this device). Whatever the answer, the browser then goes to the platform.
  */
 export function PasskeyOfferPage() {
-  const [offer] = useState(readPendingOffer);
+  const [offer] = useState(() => readPendingOffer(config.redirectAllowList, config.regions));
   if (!offer) return <Navigate to="/login" replace />;
   return <PasskeyOffer offer={offer} />;
 }
