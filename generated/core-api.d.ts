@@ -11,10 +11,15 @@ export interface paths {
         put?: never;
         /**
          * Create a session
-         * @description Signs in with one of three grants, chosen by `grantType`:
+         * @description Signs in with one of four grants, chosen by `grantType`:
          *     `password` (email and password; if the user has a second factor, it starts unverified and the session may
          *     call only its own session and challenge operations until it is verified), `coAlertCode` (a coAlert code; the
-         *     session's `coalert` factor is verified) or `sso` (single sign-on, see below).
+         *     session's `coalert` factor is verified), `sso` (single sign-on, see below) or `passkey` (a passkey alone, see
+         *     below).
+         *
+         *     When a `password` session waits for its second factor (`otpEmail` or `otpSms` unverified) and the user has a
+         *     passkey in this region, `factors` also holds `passkey: unverified`: a passkey may prove the second factor
+         *     instead of a code (`POST /sessions/{id}/challenges` with `passkey`, then `PATCH /sessions/{id}`).
          *
          *     Unknown email, wrong password and no password set all answer `401 INVALID_CREDENTIALS`, identically.
          *     Every `password` and `coAlertCode` attempt is counted as a failure before it is checked, and given back
@@ -47,6 +52,20 @@ export interface paths {
          *     asserted, and an identity the organisation does not have is refused then (`PATCH /sessions/{id}`). The grant
          *     checks no secret, so it moves none of the lockouts above; it counts towards a limit of 60 grants a minute per
          *     client address (`429 TOO_MANY_REQUESTS`), never given back, the same for every email.
+         *
+         *     `passkey`: the assertion of a discoverable passkey for the options of `POST /passkeys/authentication-options`
+         *     (see there how several regions' challenges are joined). The region checks that exactly one 32-byte part of
+         *     `clientDataJSON.challenge` is a live challenge it issued, and uses that challenge up whatever the outcome; none
+         *     answers `400 PASSKEY_CHALLENGE_EXPIRED` (ask for new options). The assertion must come from an allowed origin of
+         *     the sign-in app, for this region's relying party id, with user presence and user verification, be signed by the
+         *     passkey's key, and carry a signature counter that went up (when the authenticator keeps one). A counter that did
+         *     not go up marks the passkey suspicious (it is refused from then on, see `GET /passkeys`). Any failure (unknown
+         *     credential, a `userHandle` naming another region or not the passkey's user, a suspicious passkey, a deactivated
+         *     user, a bad signature, origin, relying party, flags or counter) answers `401 INVALID_CREDENTIALS`, identically.
+         *     The session's factors are `passkey: verified`. Like a coAlert code, every attempt is counted against the client
+         *     address's limit before it is checked, and given back when it succeeds or when no challenge was live
+         *     (`PASSKEY_CHALLENGE_EXPIRED`); a success ends the account's failures and makes the address familiar, as a
+         *     completed password sign-in does.
          */
         post: operations["createSession"];
         delete?: never;
@@ -92,7 +111,8 @@ export interface paths {
         head?: never;
         /**
          * Answer a challenge
-         * @description Proves a factor of the session: a one-time code sent by `otpSms` or `otpEmail`; the authorization code and
+         * @description Proves a factor of the session: a one-time code sent by `otpSms` or `otpEmail`; the assertion of one of the
+         *     user's passkeys (`passkey`) for the challenge of `POST /sessions/{id}/challenges`; the authorization code and
          *     PKCE verifier of an `oidc` or `skolon` sign-in; the one-time `code` the SAML assertion consumer service gave.
          *     On success the factor is verified and the session is returned with fresh tokens: the access and refresh tokens
          *     issued before are refused from then on (`INVALID_SESSION`, and a refresh with the old refresh token revokes the
@@ -114,6 +134,14 @@ export interface paths {
          *     only a completed sign-in or a password reset ends: after 30, codes from addresses the account has not completed
          *     a sign-in from are refused until then (`429`), while an address it has can still complete a sign-in. Past
          *     those limits the answer is 429 before the code is checked; a request refused so counts nowhere.
+         *
+         *     `passkey` answers a session whose `factors` hold `passkey: unverified` (else `400 PASSKEY_NOT_REGISTERED`).
+         *     The assertion must be for the session's latest passkey challenge (single use, valid 5 minutes, used up by the
+         *     attempt whatever its outcome; none live answers `400 PASSKEY_CHALLENGE_EXPIRED`), by one of the session user's
+         *     passkeys, from an allowed origin, for this region's relying party id, with user presence and user verification
+         *     and a signature counter that went up (one that did not marks the passkey suspicious). Otherwise it answers
+         *     `INVALID_CREDENTIALS` and counts as a wrong code does (the same limits, and towards the ten that end the
+         *     session). On success the factors are `password: verified, passkey: verified`.
          */
         patch: operations["verifySessionChallenge"];
         trace?: never;
@@ -145,12 +173,158 @@ export interface paths {
          *
          *     `oidc` / `skolon` (authorization code with PKCE, `S256` only) and `saml`: answers the `authorizationUrl` to
          *     send the browser to.
+         *
+         *     `passkey`: for a session whose `factors` hold `passkey: unverified` (a password session waiting for its second
+         *     factor, whose user has a passkey in this region), answers WebAuthn request options: a fresh challenge of 32
+         *     random bytes bound to the session (single use, valid 5 minutes; asking again replaces it),
+         *     `userVerification: required` and `allowCredentials` listing the user's passkeys. A session without it, or a user
+         *     with no passkey left, answers `400 PASSKEY_NOT_REGISTERED`. Limited like codes: 10 an hour per user, shared with
+         *     the codes sent (`429`). Answer it with `PATCH /sessions/{id}`.
          */
         post: operations["createSessionChallenge"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/passkeys": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's passkeys
+         * @description Lists the signed-in user's passkeys in this region, newest first (ties by id). Public keys and credential ids
+         *     are never shown. Not tenant-scoped (no `cosafe-tenant-id`).
+         */
+        get: operations["listPasskeys"];
+        put?: never;
+        /**
+         * Add a passkey
+         * @description Verifies the authenticator's answer to `POST /passkeys/registration-options` and stores the passkey (its
+         *     credential id, public key, signature counter and AAGUID) for the caller's account. The answer must be for the
+         *     caller's own live challenge (single use: a second answer to it is refused), from an allowed origin of the sign-in
+         *     app, for this region's relying party id, with user presence and user verification, a discoverable credential and
+         *     an algorithm of the options; otherwise `400 PASSKEY_REGISTRATION_FAILED` (an expired or used challenge answers
+         *     `400 PASSKEY_CHALLENGE_EXPIRED`: ask for new options). A credential already registered answers
+         *     `400 PASSKEY_REGISTRATION_FAILED`. The same sessions as for the options may add one (else `403 FORBIDDEN`);
+         *     an account has at most 10 passkeys (`409 LIMIT_REACHED`).
+         *
+         *     The user is emailed, in their language, that a passkey was added; the addition is written to the audit log.
+         */
+        post: operations["createPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/registration-options": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for passkey registration options
+         * @description Answers WebAuthn creation options to add a passkey to the caller's own account, in this region: a fresh
+         *     challenge of 32 random bytes (single use, valid 5 minutes, bound to the caller's account), a discoverable
+         *     credential and user verification required, the caller's passkeys excluded, and as `user.id` the user handle
+         *     `<region>:<userId>` in UTF-8. There is no body. Hand the options to the browser, then send its answer to
+         *     `POST /passkeys`.
+         *
+         *     Only a session that signed in with the account's own credentials may add a passkey: a password (with its
+         *     second factor when the account has one) or a passkey. Sessions of single sign-on or of a coAlert code answer
+         *     `403 FORBIDDEN`. Asking for options while the account already has 10 passkeys answers `409 LIMIT_REACHED`.
+         *     Limited to 30 an hour per user (`429 TOO_MANY_REQUESTS`).
+         */
+        post: operations["createPasskeyRegistrationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/authentication-options": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for passwordless sign-in options
+         * @description Answers WebAuthn request options for a passwordless sign-in with a discoverable passkey: a fresh challenge of
+         *     32 random bytes (single use, valid 5 minutes, stored by this region), `userVerification: required` and no
+         *     `allowCredentials`. Nobody is named, so the answer has the same shape for everyone and says nothing about any
+         *     account. There is no body.
+         *
+         *     One sign-in app serves every region, and a passkey lives in the region holding its account. The app asks every
+         *     region it knows for options and joins their decoded challenges, in its own fixed region order, into one WebAuthn
+         *     challenge (so 32 bytes times the number of regions) for the browser. The assertion's `userHandle`
+         *     (`<region>:<userId>` in UTF-8) names the account's region; the app sends the grant (`POST /sessions` with
+         *     `grantType: passkey`) there. That region accepts `clientDataJSON.challenge` when its length is a multiple of
+         *     32 bytes and exactly one 32-byte part of it is a live challenge it issued; that challenge is used up by the
+         *     attempt, whatever its outcome.
+         *
+         *     Limited to 60 a minute per client address (`429 TOO_MANY_REQUESTS`).
+         */
+        post: operations["createPasskeyAuthenticationOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/passkeys/{passkeyId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The passkey's id (a UUID; anything else answers `400 BAD_REQUEST`). */
+                passkeyId: components["parameters"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a passkey
+         * @description Deletes one of the signed-in user's passkeys: it signs in no more, here or as a second factor (the browser or
+         *     phone may still offer it until the user removes it there). Sessions it started stay signed in. A passkey that is
+         *     not the caller's answers `404 NOT_FOUND`. The user is emailed, in their language, that a passkey was removed;
+         *     the deletion is written to the audit log.
+         */
+        delete: operations["deletePasskey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a passkey
+         * @description Renames one of the signed-in user's passkeys. A passkey that is not the caller's (another user's, deleted, or
+         *     none) answers `404 NOT_FOUND`.
+         */
+        patch: operations["updatePasskey"];
         trace?: never;
     };
     "/probes/hash/{hash}": {
@@ -1507,13 +1681,73 @@ export interface components {
             grantType: "sso";
             email: components["schemas"]["Email"];
         };
+        /**
+         * @description Bytes in base64url (RFC 4648 section 5), without padding, as WebAuthn's JSON forms carry them.
+         * @example KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LM
+         */
+        Base64Url: string;
+        /**
+         * @description WebAuthn `AuthenticationResponseJSON`: what the browser's `PublicKeyCredential.toJSON()` (or
+         *     `startAuthentication` of `@simplewebauthn/browser`) gives for request options. Binary values are base64url.
+         *     `response.userHandle` is the user handle given at registration (`<region>:<userId>` in UTF-8).
+         * @example {
+         *       "id": "Ab3dQm6n_XqzVtL0kP9sGw",
+         *       "rawId": "Ab3dQm6n_XqzVtL0kP9sGw",
+         *       "type": "public-key",
+         *       "authenticatorAttachment": "platform",
+         *       "clientExtensionResults": {},
+         *       "response": {
+         *         "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0",
+         *         "authenticatorData": "SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ",
+         *         "signature": "MEUCIQDq3v0Z5y8QJjXl2b6p0oYf4w1eN9aK7sPqR2cT8dVxUgIgRk",
+         *         "userHandle": "ZXUtbm9ydGgtMTo0Mg"
+         *       }
+         *     }
+         */
+        PasskeyAuthenticationResponse: {
+            /** @description The credential id (base64url). */
+            id: string;
+            /** @description The credential id again (base64url); must equal `id`. */
+            rawId: string;
+            /** @constant */
+            type: "public-key";
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            /** @description The client's extension outputs, as the browser gives them. */
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            /** @description The authenticator's assertion response. Members beyond those listed are ignored. */
+            response: {
+                clientDataJSON: components["schemas"]["Base64Url"];
+                authenticatorData: components["schemas"]["Base64Url"];
+                signature: components["schemas"]["Base64Url"];
+                /** @description The user handle (base64url of at most 64 bytes). */
+                userHandle?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description Sign in with a passkey alone (a discoverable credential), answering the options of
+         *     `POST /passkeys/authentication-options`. `clientDataJSON.challenge` may be the challenges of several regions
+         *     concatenated (see that operation).
+         */
+        PasskeyGrant: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            grantType: "passkey";
+            credential: components["schemas"]["PasskeyAuthenticationResponse"];
+        };
         /** @description How the session is created, chosen by `grantType`. */
-        CreateSessionRequest: components["schemas"]["PasswordGrant"] | components["schemas"]["CoAlertCodeGrant"] | components["schemas"]["SsoGrant"];
+        CreateSessionRequest: components["schemas"]["PasswordGrant"] | components["schemas"]["CoAlertCodeGrant"] | components["schemas"]["SsoGrant"] | components["schemas"]["PasskeyGrant"];
         /**
          * @description Machine-readable error code. The HTTP status of each code is listed in the API description.
          * @enum {string}
          */
-        ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN";
+        ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_NOT_REGISTERED";
         /**
          * @description One reason a request was rejected. A body that must take one of several shapes (`oneOf`) answers the issues of
          *     the shape it chose; a body that chose none answers one issue at the body's pointer naming the properties that
@@ -1569,9 +1803,11 @@ export interface components {
         FactorStatus: "verified" | "unverified";
         /**
          * @description The factors of a session; exactly one of these shapes (they exclude each other by their constant values):
-         *     password verified, optionally with otpEmail and/or otpSms unverified (a second factor is still to be proven);
-         *     password verified with otpEmail verified; password verified with otpSms verified;
-         *     skolon, oidc or saml, verified or unverified; coalert verified.
+         *     password verified, optionally with otpEmail and/or otpSms unverified (a second factor is still to be proven;
+         *     then also passkey unverified when the user has a passkey of this region, which may prove it instead of a code);
+         *     password verified with otpEmail verified; password verified with otpSms verified; password verified with
+         *     passkey verified (a passkey proved the second factor); skolon, oidc or saml, verified or unverified; coalert
+         *     verified; passkey verified (a passwordless sign-in with a passkey).
          */
         SessionFactors: {
             /** @constant */
@@ -1580,6 +1816,8 @@ export interface components {
             otpEmail?: "unverified";
             /** @constant */
             otpSms?: "unverified";
+            /** @constant */
+            passkey?: "unverified";
         } | {
             /** @constant */
             password: "verified";
@@ -1591,6 +1829,11 @@ export interface components {
             /** @constant */
             otpSms: "verified";
         } | {
+            /** @constant */
+            password: "verified";
+            /** @constant */
+            passkey: "verified";
+        } | {
             skolon: components["schemas"]["FactorStatus"];
         } | {
             oidc: components["schemas"]["FactorStatus"];
@@ -1599,6 +1842,9 @@ export interface components {
         } | {
             /** @constant */
             coalert: "verified";
+        } | {
+            /** @constant */
+            passkey: "verified";
         };
         /**
          * @description A sign-in session. `accessToken` is a short-lived JWT for the `Authorization` header; `refreshToken` is opaque,
@@ -1638,6 +1884,8 @@ export interface components {
         } | {
             oidc: components["schemas"]["OidcAnswer"];
         } | {
+            passkey: components["schemas"]["PasskeyAuthenticationResponse"];
+        } | {
             skolon: components["schemas"]["OidcAnswer"];
         } | {
             saml: {
@@ -1655,7 +1903,10 @@ export interface components {
             redirectUri: string;
             state: string;
         };
-        /** @description Which factor to challenge: send a one-time code by SMS or email, or start OIDC, SAML or Skolon sign-in. */
+        /**
+         * @description Which factor to challenge: send a one-time code by SMS or email, ask for a passkey's request options, or start
+         *     OIDC, SAML or Skolon sign-in.
+         */
         CreateChallengeRequest: {
             /** @constant */
             otpSms: true;
@@ -1671,6 +1922,9 @@ export interface components {
             };
         } | {
             skolon: components["schemas"]["OidcChallengeRequest"];
+        } | {
+            /** @constant */
+            passkey: true;
         };
         /**
          * Format: date-time
@@ -1690,8 +1944,236 @@ export interface components {
             /** Format: uri */
             authorizationUrl: string;
         };
+        /**
+         * @description How the browser can reach an authenticator (WebAuthn `AuthenticatorTransport`).
+         * @enum {string}
+         */
+        AuthenticatorTransport: "ble" | "cable" | "hybrid" | "internal" | "nfc" | "smart-card" | "usb";
+        /** @description A credential the browser should exclude (registration) or may use (second factor). */
+        PublicKeyCredentialDescriptor: {
+            id: components["schemas"]["Base64Url"];
+            /** @constant */
+            type: "public-key";
+            transports?: components["schemas"]["AuthenticatorTransport"][];
+        };
+        /**
+         * @description WebAuthn `PublicKeyCredentialRequestOptionsJSON`. The challenge is 32 random bytes, single use, valid 5 minutes.
+         *     For a passwordless sign-in (`POST /passkeys/authentication-options`) there is no `allowCredentials`: the browser
+         *     offers the user's discoverable credentials, and the answer is the same for everyone. For a second factor
+         *     (`POST /sessions/{id}/challenges` with `passkey`) `allowCredentials` lists the session user's passkeys.
+         * @example {
+         *       "challenge": "KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LM",
+         *       "timeout": 300000,
+         *       "rpId": "login.example.com",
+         *       "userVerification": "required"
+         *     }
+         */
+        PasskeyRequestOptions: {
+            /** @description 32 random bytes in base64url. */
+            challenge: string;
+            /** @description Milliseconds the browser should wait for the user (the challenge lives 5 minutes). */
+            timeout: number;
+            /** @description The relying party id (a domain of the sign-in app, from the region's configuration). */
+            rpId: string;
+            /** @constant */
+            userVerification: "required";
+            allowCredentials?: components["schemas"]["PublicKeyCredentialDescriptor"][];
+        };
         /** @description The result of a challenge. */
-        ChallengeResult: components["schemas"]["OtpChallengeResult"] | components["schemas"]["AuthorizationUrlResult"];
+        ChallengeResult: components["schemas"]["OtpChallengeResult"] | components["schemas"]["AuthorizationUrlResult"] | components["schemas"]["PasskeyRequestOptions"];
+        /**
+         * @description One of the signed-in user's passkeys (a WebAuthn discoverable credential of this region). Its public key and
+         *     credential id are never shown.
+         * @example {
+         *       "id": "3f2c7a9e-1b4d-4e6f-8a0b-2c4d6e8f0a1b",
+         *       "name": "iCloud Keychain",
+         *       "createdAt": "2026-11-22T08:00:00.000Z",
+         *       "lastUsedAt": "2026-11-23T07:45:12.000Z",
+         *       "authenticator": "iCloud Keychain",
+         *       "suspicious": false
+         *     }
+         */
+        Passkey: {
+            /** Format: uuid */
+            readonly id: string;
+            /** @description A label to tell the user's passkeys apart; the authenticator's name (or "Passkey") unless given. */
+            name: string;
+            readonly createdAt: components["schemas"]["Timestamp"];
+            /** @description When the passkey last signed in (alone or as a second factor); null if never. */
+            readonly lastUsedAt: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description The kind of authenticator, from its AAGUID (e.g. "Google Password Manager", "iCloud Keychain"), where this
+             *     region knows it; null for an unknown or anonymous (all-zero) AAGUID.
+             */
+            readonly authenticator: string | null;
+            /**
+             * @description True once the passkey presented a signature counter that did not go up (a sign of a cloned authenticator):
+             *     it is refused from then on; delete it and add it again.
+             */
+            readonly suspicious: boolean;
+        };
+        /** @description Where a page sits in the whole list. */
+        Pagination: {
+            /** @description Number of items in the whole list, across all pages. */
+            totalCount: number;
+            offset: number;
+            limit: number;
+        };
+        /** @description A page of the signed-in user's passkeys (at most 10 exist). */
+        PasskeyList: {
+            data: components["schemas"]["Passkey"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description WebAuthn `RegistrationResponseJSON`: what the browser's `PublicKeyCredential.toJSON()` (or `startRegistration` of
+         *     `@simplewebauthn/browser`) gives for the registration options. Binary values are base64url.
+         * @example {
+         *       "id": "Ab3dQm6n_XqzVtL0kP9sGw",
+         *       "rawId": "Ab3dQm6n_XqzVtL0kP9sGw",
+         *       "type": "public-key",
+         *       "authenticatorAttachment": "platform",
+         *       "clientExtensionResults": {
+         *         "credProps": {
+         *           "rk": true
+         *         }
+         *       },
+         *       "response": {
+         *         "clientDataJSON": "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0",
+         *         "attestationObject": "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVg",
+         *         "transports": [
+         *           "internal",
+         *           "hybrid"
+         *         ]
+         *       }
+         *     }
+         */
+        PasskeyRegistrationResponse: {
+            /** @description The credential id (base64url). */
+            id: string;
+            /** @description The credential id again (base64url); must equal `id`. */
+            rawId: string;
+            /** @constant */
+            type: "public-key";
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            /** @description The client's extension outputs (`credProps` and others), as the browser gives them. */
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            /** @description The authenticator's attestation response. Members beyond those listed are ignored. */
+            response: {
+                clientDataJSON: components["schemas"]["Base64Url"];
+                attestationObject: components["schemas"]["Base64Url"];
+                authenticatorData?: components["schemas"]["Base64Url"];
+                transports?: components["schemas"]["AuthenticatorTransport"][];
+                publicKeyAlgorithm?: number;
+                publicKey?: components["schemas"]["Base64Url"];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** @description The authenticator's answer to the registration options, and an optional name. */
+        CreatePasskeyRequest: {
+            /**
+             * @description A label for the passkey; leading and trailing white space is removed. Without it (or when only white space),
+             *     the authenticator's name where known, else "Passkey".
+             */
+            name?: string;
+            credential: components["schemas"]["PasskeyRegistrationResponse"];
+        };
+        /**
+         * @description WebAuthn `PublicKeyCredentialCreationOptionsJSON`: hand it to the browser
+         *     (`PublicKeyCredential.parseCreationOptionsFromJSON`, or `startRegistration` of `@simplewebauthn/browser`).
+         *     The challenge is 32 random bytes, single use, valid 5 minutes, for the caller's account only. `user.id` is the
+         *     user handle: the UTF-8 bytes of `<region>:<userId>` (for example `eu-north-1:42`), which every later
+         *     assertion returns, so the sign-in app knows the region of the account without asking. A discoverable credential
+         *     (`residentKey: required`) and user verification are required; the user's passkeys are excluded.
+         * @example {
+         *       "rp": {
+         *         "name": "CoSafe",
+         *         "id": "login.example.com"
+         *       },
+         *       "user": {
+         *         "id": "ZXUtbm9ydGgtMTo0Mg",
+         *         "name": "anna@demo.test",
+         *         "displayName": "Anna Andersson"
+         *       },
+         *       "challenge": "KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LM",
+         *       "pubKeyCredParams": [
+         *         {
+         *           "alg": -8,
+         *           "type": "public-key"
+         *         },
+         *         {
+         *           "alg": -7,
+         *           "type": "public-key"
+         *         },
+         *         {
+         *           "alg": -257,
+         *           "type": "public-key"
+         *         }
+         *       ],
+         *       "timeout": 300000,
+         *       "excludeCredentials": [],
+         *       "authenticatorSelection": {
+         *         "residentKey": "required",
+         *         "requireResidentKey": true,
+         *         "userVerification": "required"
+         *       },
+         *       "attestation": "none",
+         *       "extensions": {
+         *         "credProps": true
+         *       },
+         *       "hints": []
+         *     }
+         */
+        PasskeyRegistrationOptions: {
+            rp: {
+                name: string;
+                /** @description The relying party id (a domain of the sign-in app, from the region's configuration). */
+                id: string;
+            };
+            user: {
+                id: components["schemas"]["Base64Url"];
+                /** @description The account's email. */
+                name: string;
+                /** @description The account's name (its email when it has none). */
+                displayName: string;
+            };
+            /** @description 32 random bytes in base64url. */
+            challenge: string;
+            /** @description The signature algorithms accepted, in order of preference (EdDSA -8, ES256 -7, RS256 -257). */
+            pubKeyCredParams: {
+                alg: number;
+                /** @constant */
+                type: "public-key";
+            }[];
+            /** @description Milliseconds the browser should wait for the user (the challenge lives 5 minutes). */
+            timeout: number;
+            excludeCredentials: components["schemas"]["PublicKeyCredentialDescriptor"][];
+            authenticatorSelection: {
+                /** @constant */
+                residentKey: "required";
+                /** @constant */
+                requireResidentKey: true;
+                /** @constant */
+                userVerification: "required";
+                /** @enum {string} */
+                authenticatorAttachment?: "platform" | "cross-platform";
+            };
+            /** @constant */
+            attestation: "none";
+            /** @description WebAuthn extensions asked for (`credProps`). */
+            extensions?: {
+                [key: string]: unknown;
+            };
+            hints?: ("security-key" | "client-device" | "hybrid")[];
+        };
+        /** @description A new name for the passkey. */
+        UpdatePasskeyRequest: {
+            /** @description Leading and trailing white space is removed; what remains must not be empty. */
+            name: string;
+        };
         /** @description The password to check against the account with the probed identity hash. */
         ProbeHashRequest: {
             password: string;
@@ -1799,13 +2281,6 @@ export interface components {
             websiteUrl: string;
             /** @description Lets users without the Manage I'm OK role start I'm OK requests. */
             mayAnyUserActivateImOk: boolean;
-        };
-        /** @description Where a page sits in the whole list. */
-        Pagination: {
-            /** @description Number of items in the whole list, across all pages. */
-            totalCount: number;
-            offset: number;
-            limit: number;
         };
         /** @description A page of tenants. */
         TenantList: {
@@ -3313,6 +3788,14 @@ export interface components {
     parameters: {
         /** @description Version of the core API contract the client speaks. Must be `1`. */
         ApiVersionHeader: "1";
+        /**
+         * @description The body's `grantType`, repeated where the server's door can read it before the body: a request naming a grant
+         *     that checks no password (`passkey`, `coAlertCode`, `sso`) is then admitted beside other unauthenticated work
+         *     instead of in the line of password checks, so a wave of password sign-ins does not hold it back. When given it
+         *     must equal the body's `grantType` (else `400 BAD_REQUEST`). Optional: without it every grant waits in the line of
+         *     password checks.
+         */
+        GrantTypeHeader: "password" | "coAlertCode" | "sso" | "passkey";
         /** @description The session id. */
         SessionId: string;
         /**
@@ -3323,6 +3806,12 @@ export interface components {
          * @example sv-SE,sv;q=0.9,en;q=0.8
          */
         AcceptLanguage: string;
+        /** @description Page size. */
+        Limit: number;
+        /** @description Number of items to skip. */
+        Offset: number;
+        /** @description The passkey's id (a UUID; anything else answers `400 BAD_REQUEST`). */
+        PasskeyId: string;
         /** @description The identity hash, SHA-256 of the lowercased email, as 64 lowercase hexadecimal digits. */
         IdentityHash: string;
         /** @description A DNS domain name, such as the domain part of a user's email address. Compared case-insensitively. */
@@ -3332,10 +3821,6 @@ export interface components {
          *     path. It identifies the registration.
          */
         PushTokenId: string;
-        /** @description Page size. */
-        Limit: number;
-        /** @description Number of items to skip. */
-        Offset: number;
         /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
         TenantIdHeader: string;
         /** @description The user id. */
@@ -3436,6 +3921,14 @@ export interface operations {
             header: {
                 /** @description Version of the core API contract the client speaks. Must be `1`. */
                 "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /**
+                 * @description The body's `grantType`, repeated where the server's door can read it before the body: a request naming a grant
+                 *     that checks no password (`passkey`, `coAlertCode`, `sso`) is then admitted beside other unauthenticated work
+                 *     instead of in the line of password checks, so a wave of password sign-ins does not hold it back. When given it
+                 *     must equal the body's `grantType` (else `400 BAD_REQUEST`). Optional: without it every grant waits in the line of
+                 *     password checks.
+                 */
+                "cosafe-grant-type"?: components["parameters"]["GrantTypeHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3456,8 +3949,10 @@ export interface operations {
                 };
             };
             /**
-             * @description The request breaks the contract (BAD_REQUEST; `issues` says where and what), or the `sso` grant's email
-             *     domain does not sign in with single sign-on here (INVALID_SSO_CONFIGURATION).
+             * @description The request breaks the contract (BAD_REQUEST; `issues` says where and what; also when `cosafe-grant-type` is
+             *     not the body's `grantType`), the `sso` grant's email
+             *     domain does not sign in with single sign-on here (INVALID_SSO_CONFIGURATION), or no part of the `passkey`
+             *     grant's challenge is a live challenge of this region (PASSKEY_CHALLENGE_EXPIRED).
              */
             400: {
                 headers: {
@@ -3467,7 +3962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description The credentials do not match (INVALID_CREDENTIALS; `password` and `coAlertCode` only). */
+            /** @description The credentials do not match (INVALID_CREDENTIALS; `password`, `coAlertCode` and `passkey`). */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3598,8 +4093,9 @@ export interface operations {
             };
             /**
              * @description The request breaks the contract (BAD_REQUEST), no such challenge is pending (AUTHORIZATION_CODE_NOT_FOUND),
-             *     the SSO challenge expired (SSO_CHALLENGE_EXPIRED) or the tenant's SSO settings are unusable
-             *     (INVALID_SSO_CONFIGURATION).
+             *     the SSO challenge expired (SSO_CHALLENGE_EXPIRED), the tenant's SSO settings are unusable
+             *     (INVALID_SSO_CONFIGURATION), the session cannot be completed with a passkey (PASSKEY_NOT_REGISTERED) or its
+             *     passkey challenge expired or was used (PASSKEY_CHALLENGE_EXPIRED).
              */
             400: {
                 headers: {
@@ -3610,7 +4106,7 @@ export interface operations {
                 };
             };
             /**
-             * @description The code is wrong (INVALID_CREDENTIALS) or expired or used up (MFA_TOKEN_EXPIRED), the identity provider
+             * @description The code or passkey assertion is wrong (INVALID_CREDENTIALS) or the code expired or used up (MFA_TOKEN_EXPIRED), the identity provider
              *     asserted someone who is no active member of the organisation (INVALID_CREDENTIALS), rejected the
              *     code (INVALID_SSO_AUTHORIZATION_CODE), its ID token is not valid or asserts an email outside the
              *     organisation's single sign-on domains (INVALID_SSO_ID_TOKEN), the session id is
@@ -3665,7 +4161,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The code was sent, or where to sign in. */
+            /** @description The code was sent, where to sign in, or the passkey request options. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3676,8 +4172,9 @@ export interface operations {
             };
             /**
              * @description The request breaks the contract (BAD_REQUEST), the user has no phone number for SMS
-             *     (MFA_REQUIRED_BUT_NOT_ENABLED), the tenant's SSO settings are missing or unusable
-             *     (INVALID_SSO_CONFIGURATION) or the redirect URI is not allowed (INVALID_REDIRECT_URI).
+             *     (MFA_REQUIRED_BUT_NOT_ENABLED), the session cannot be completed with a passkey (PASSKEY_NOT_REGISTERED), the
+             *     tenant's SSO settings are missing or unusable (INVALID_SSO_CONFIGURATION) or the redirect URI is not allowed
+             *     (INVALID_REDIRECT_URI).
              */
             400: {
                 headers: {
@@ -3689,6 +4186,229 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listPasskeys: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's passkeys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createPasskey: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePasskeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new passkey. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            /**
+             * @description The request breaks the contract (BAD_REQUEST), the challenge expired or was used
+             *     (PASSKEY_CHALLENGE_EXPIRED), or the authenticator's answer does not verify (PASSKEY_REGISTRATION_FAILED).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The session did not sign in with the account's own credentials (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The account already has the maximum of 10 passkeys (LIMIT_REACHED). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createPasskeyRegistrationOptions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The creation options, with a new challenge. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRegistrationOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The session did not sign in with the account's own credentials (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The account already has the maximum of 10 passkeys (LIMIT_REACHED). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    createPasskeyAuthenticationOptions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request options, with a new challenge. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyRequestOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deletePasskey: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The passkey's id (a UUID; anything else answers `400 BAD_REQUEST`). */
+                passkeyId: components["parameters"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passkey is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    updatePasskey: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The passkey's id (a UUID; anything else answers `400 BAD_REQUEST`). */
+                passkeyId: components["parameters"]["PasskeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePasskeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The renamed passkey. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };

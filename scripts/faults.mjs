@@ -1057,6 +1057,8 @@ try {
   productionEnv = {
     ...clusterSecrets(regionId),
     SIGN_IN_APP_URL: 'https://sign-in.example.test',
+    WEBAUTHN_RP_ID: 'sign-in.example.test',
+    WEBAUTHN_ORIGINS: 'https://sign-in.example.test',
     // Live channels are required in production; the scenarios that send give their own (liveEnv).
     SMTP_URL: smtp.url,
     SMS_API_URL: `${provider.baseUrl}/sms`,

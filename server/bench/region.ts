@@ -11,6 +11,7 @@ import { measure, medianCost, PostgresCpu, type Cost } from './costs';
 import { load, paced, request, type LoadResult, type RequestSpec } from './load';
 import { rssMegabytes, startRegion, stop } from './processes';
 import { signInCost } from './sign-in-cost';
+import { benchPasskeys } from './passkey-cost';
 import { seedManyGroups } from './seed-groups';
 
 export interface Row {
@@ -242,6 +243,8 @@ export async function benchRegion(
         note: alone.note,
       });
     }
+
+    if (ctx.want('passkey')) rows.push(...(await benchPasskeys(label, port, child.pid!, ms, nextUser, nextAddress)));
 
     if (ctx.want('refresh')) rows.push(...(await benchRotation(label, port, serving, ctx)));
 

@@ -18,7 +18,10 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const startLoad = loadavg()[0];
 const roundCount = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-/** `BENCH_ONLY=groups,login` runs only those parts (groups, get, drivers, login, refresh, better-auth, pglite, crisis, web). */
+/**
+ * `BENCH_ONLY=groups,login` runs only those parts (groups, get, drivers, login, passkey, refresh, better-auth,
+ * pglite, crisis, web).
+ */
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const want = (part: string) => !only || only.includes(part);
 const fmt = (n: number, digits = 0) => (Number.isNaN(n) ? '' : n.toFixed(digits));

@@ -89,6 +89,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
         'cosafe-core-api-version',
         'cosafe-tenant-id',
         'cosafe-password-token',
+        'cosafe-grant-type',
         'x-request-id',
         'accept-language',
       ],

@@ -173,6 +173,17 @@ const variables = z.object({
   ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
   IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
   EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR: optional(integer(1, 1_000_000)),
+  WEBAUTHN_RP_ID: optional(
+    z
+      .string()
+      .toLowerCase()
+      .regex(
+        /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/,
+        'must be a domain name, such as login.example.com (no scheme, port or path)',
+      ),
+  ),
+  WEBAUTHN_RP_NAME: optional(z.string().max(100, 'must be at most 100 characters')),
+  WEBAUTHN_ORIGINS: optional(list),
 });
 
 type Variables = z.output<typeof variables>;
@@ -186,6 +197,9 @@ const skolonNames = [
   'SKOLON_CLIENT_ID',
   'SKOLON_CLIENT_SECRET',
 ] as const;
+
+/** Where the sign-in app's development server runs. */
+const devCorsOrigins = ['http://localhost:5173', 'http://127.0.0.1:5173'];
 
 /** Defaults shared with scripts/dev-idp.mjs. */
 export const devIdpDefaults = {
@@ -246,6 +260,7 @@ function toConfig(v: Variables, problems: string[]) {
         }
       : null;
 
+  const webauthn = webauthnConfig(v, dev, signInAppUrl, problems);
   const trustProxy = trustProxyConfig(v.TRUST_PROXY ?? null, problems);
   // Behind a proxy the sockets are the proxy's: a per-client share of them holds only when set explicitly.
   const directClients = trustProxy === 0;
@@ -264,7 +279,7 @@ function toConfig(v: Variables, problems: string[]) {
     signInAppUrl: signInAppUrl ?? '',
     /** IANA time zone of the times written in messages (an alarm's "ran out at"); by default the region's. */
     timeZone: v.TIME_ZONE ?? regionTimeZones[region] ?? 'UTC',
-    corsOrigins: v.CORS_ORIGINS ?? (dev ? ['http://localhost:5173', 'http://127.0.0.1:5173'] : []),
+    corsOrigins: v.CORS_ORIGINS ?? (dev ? devCorsOrigins : []),
     redirectAllowList: v.REDIRECT_ALLOW_LIST ?? (dev ? ['http://localhost:5173/'] : []),
     bodyLimit: v.BODY_LIMIT ?? '100kb',
     logLevel: v.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
@@ -336,6 +351,8 @@ function toConfig(v: Variables, problems: string[]) {
       immediateAlarmsPerSenderPerHour: v.IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR ?? 5,
       externalMessagesPerTenantPerHour: v.EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR ?? 60,
     },
+    /** Passkeys (WebAuthn): the relying party and the sign-in app's origins its ceremonies must come from. */
+    webauthn,
     /** Operations: metrics, housekeeping, overload and connection bounds. */
     runtime: {
       /** Bearer token for GET /metrics; required in production, where the endpoint is off without it. */
@@ -393,6 +410,7 @@ export type Config = ReturnType<typeof toConfig>;
 export type RuntimeConfig = Config['runtime'];
 export type QuotaConfig = Config['quotas'];
 export type SsoConfig = Config['sso'];
+export type WebauthnConfig = Config['webauthn'];
 export type SkolonConfig = NonNullable<SsoConfig['skolon']>;
 export type DevIdpConfig = NonNullable<SsoConfig['devIdp']>;
 
@@ -426,6 +444,43 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length)
     throw new ConfigError(problems, given(env.NODE_ENV) === parsed.NODE_ENV ? config.mode : null, config.instanceId);
   return config;
+}
+
+/**
+ * WEBAUTHN_RP_ID (the relying party id: the sign-in app's domain or a parent of it) and WEBAUTHN_ORIGINS (the
+ * sign-in app's origins, comma-separated) are required in production, where every origin must be https and on the
+ * relying party's domain. Development defaults to `localhost`, the sign-in app's origin and the CORS origins, and
+ * (while WEBAUTHN_ORIGINS is unset) to any http://localhost port, where the sign-in app's dev and test servers run.
+ */
+function webauthnConfig(v: Variables, dev: boolean, signInAppUrl: string | null, problems: string[]) {
+  if (!dev && !v.WEBAUTHN_RP_ID)
+    problems.push("WEBAUTHN_RP_ID is required in production (the sign-in app's domain, for passkeys)");
+  if (!dev && !v.WEBAUTHN_ORIGINS?.length)
+    problems.push("WEBAUTHN_ORIGINS is required in production (the sign-in app's origins, for passkeys)");
+  const rpId = v.WEBAUTHN_RP_ID ?? 'localhost';
+  const defaults = [
+    ...(signInAppUrl && URL.canParse(signInAppUrl) ? [new URL(signInAppUrl).origin] : []),
+    ...(v.CORS_ORIGINS ?? devCorsOrigins),
+  ];
+  const origins = [...new Set(v.WEBAUTHN_ORIGINS ?? (dev ? defaults : []))];
+  for (const origin of v.WEBAUTHN_ORIGINS ?? []) {
+    const url = URL.canParse(origin) ? new URL(origin) : null;
+    if (!url || url.origin !== origin) {
+      problems.push(`WEBAUTHN_ORIGINS: ${origin} is not an origin (scheme://host[:port], no path or trailing slash)`);
+      continue;
+    }
+    const host = url.hostname;
+    if (host !== rpId && !host.endsWith(`.${rpId}`))
+      problems.push(`WEBAUTHN_ORIGINS: ${origin} is not on the relying party's domain ${rpId} (WEBAUTHN_RP_ID)`);
+    if (!dev && url.protocol !== 'https:') problems.push(`WEBAUTHN_ORIGINS: ${origin} must be https in production`);
+  }
+  return {
+    rpId,
+    rpName: v.WEBAUTHN_RP_NAME ?? 'CoSafe',
+    origins,
+    /** Development and tests without WEBAUTHN_ORIGINS: any http://localhost:<port> is the sign-in app too. */
+    anyLocalhostPort: dev && !v.WEBAUTHN_ORIGINS,
+  };
 }
 
 /**

@@ -255,4 +255,33 @@ describe.each([
     },
     SLOW,
   );
+
+  test(
+    'the passkey offer after a sign-in, and a passkey that could not be added',
+    async () => {
+      // The offer as the app keeps it after a sign-in with a password; its access token is not a session's.
+      const page = await open(loginPath());
+      await page.getByRole('heading', { name: T.login.title }).waitFor();
+      await page.evaluate(
+        ({ url, baseUrl }) =>
+          sessionStorage.setItem(
+            'signIn.passkeyOffer',
+            JSON.stringify({
+              url,
+              region: 'eu-north-1',
+              baseUrl,
+              session: { id: '0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11', accessToken: 'not-a-session' },
+            }),
+          ),
+        { url: `${stack.demo}/app/login`, baseUrl: stack.europe.url },
+      );
+      await page.goto(`${stack.web}/login/passkey`);
+      await page.getByRole('heading', { name: T.passkey.offerTitle }).waitFor();
+      await capture(page, 'passkey-offer');
+      await page.getByRole('button', { name: T.passkey.add, exact: true }).click();
+      expect(await text(page, '[role=alert]')).toBe(T.passkey.errors.registrationFailed);
+      await capture(page, 'passkey-offer-failed');
+    },
+    SLOW,
+  );
 });

@@ -16,6 +16,7 @@ import * as refreshChain from './migrations/2026-11-23T2000-refresh-chain-and-si
 import * as jobNotify from './migrations/2026-11-23T2000-job-notify';
 import * as pendingSsoSessions from './migrations/2026-11-24T1000-pending-sso-sessions';
 import * as scimNameParts from './migrations/2026-11-26T1500-scim-name-parts';
+import * as passkeys from './migrations/2026-11-26T1900-passkeys';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-23T2000-job-notify': jobNotify,
   '2026-11-24T1000-pending-sso-sessions': pendingSsoSessions,
   '2026-11-26T1500-scim-name-parts': scimNameParts,
+  '2026-11-26T1900-passkeys': passkeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -267,6 +267,40 @@ export interface Outbox {
   subject: string | null;
 }
 
+export interface PasskeyChallenges {
+  challenge: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  purpose: string;
+  user_id: number | null;
+}
+
+export interface PasskeyEvents {
+  at: Generated<Timestamp>;
+  id: Generated<number>;
+  kind: string;
+  passkey_id: string;
+  session_id: string | null;
+  source_hash: string | null;
+  user_id: number;
+}
+
+export interface Passkeys {
+  aaguid: string;
+  backed_up: Generated<boolean>;
+  counter: Generated<number>;
+  created_at: Generated<Timestamp>;
+  credential_id: string;
+  device_type: string;
+  id: string;
+  last_used_at: Timestamp | null;
+  name: string;
+  public_key: Buffer;
+  suspicious_at: Timestamp | null;
+  transports: Generated<string[]>;
+  user_id: number;
+}
+
 export interface PasswordTokens {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -492,6 +526,9 @@ export interface DB {
   memberships: Memberships;
   oidc_settings: OidcSettings;
   outbox: Outbox;
+  passkey_challenges: PasskeyChallenges;
+  passkey_events: PasskeyEvents;
+  passkeys: Passkeys;
   password_tokens: PasswordTokens;
   personal_alarm_changes: PersonalAlarmChanges;
   personal_alarm_locations: PersonalAlarmLocations;

@@ -60,6 +60,18 @@ export function demoUsersFor(region: RegionId): DemoUser[] {
           tenants: [0, 1],
           admin: false,
         },
+        {
+          // For trying passkeys: no passkey yet; after a sign-in with the password and the email code the sign-in
+          // app offers to add one, which then signs in alone, or in place of the code (README, Passkeys).
+          email: 'pia@demo.test',
+          name: 'Pia Nilsson',
+          title: 'Security officer',
+          phone: null,
+          otpEmail: true,
+          otpSms: false,
+          tenants: [0],
+          admin: false,
+        },
       ]
     : [
         {

@@ -4,7 +4,8 @@
 // from its method, path and headers alone, before its body is read:
 //   (a) signed-in users (a bearer token: GETs, refresh, logout, alarms, messages); health checks and /metrics
 //       pass without a slot, so a busy instance stays in its balancer;
-//   (b) argon2-bound work (password sign-in, probes, password reset and set): admitted while the hashing pool and
+//   (b) argon2-bound work (password sign-in, probes, password reset and set; a sign-in whose cosafe-grant-type
+//       header names a grant without a password is (c)): admitted while the hashing pool and
 //       its bounded line have room (security/passwords.ts), refused at once otherwise — a wave of sign-ins fills
 //       its own line, never (a)'s slots;
 //   (c) everything else, which may take only part of the slots, so (a) always finds one.
@@ -70,6 +71,18 @@ export interface AdmissionOptions {
 const exempt = new Set(['/healthz', '/readyz', '/metrics']);
 const argon2Bound = /^\/core\/v1\/(?:sessions|probes\/hash\/[^/]+|users\/[^/]+\/password-(?:reset|set))$/;
 
+/**
+ * A sign-in whose `cosafe-grant-type` names a grant that hashes no password (a passkey's signature, a coAlert code's
+ * keyed hash, single sign-on's redirect) is other unauthenticated work, not the hashing line's. The handler refuses
+ * a header that is not the body's grantType (400), so saying so falsely buys nothing but a quick refusal.
+ */
+const signInPath = '/core/v1/sessions';
+const grantsWithoutPassword = new Set(['passkey', 'coAlertCode', 'sso']);
+const announcesNoPassword = (headers: IncomingMessage['headers']) => {
+  const grant = headers['cosafe-grant-type'];
+  return typeof grant === 'string' && grantsWithoutPassword.has(grant);
+};
+
 const pathOf = (url: string | undefined) => {
   const path = url ?? '/';
   const query = path.indexOf('?');
@@ -80,7 +93,8 @@ const pathOf = (url: string | undefined) => {
 export function classify(req: Pick<IncomingMessage, 'method' | 'url' | 'headers'>): WorkClass | null {
   const path = pathOf(req.url);
   if (exempt.has(path)) return null;
-  if (req.method === 'POST' && argon2Bound.test(path)) return 'b';
+  if (req.method === 'POST' && argon2Bound.test(path) && !(path === signInPath && announcesNoPassword(req.headers)))
+    return 'b';
   if (path.startsWith('/core/v1/scim/')) return 'c';
   const authorization = req.headers.authorization;
   if (authorization && authorization.length > 7 && /^bearer /i.test(authorization)) return 'a';

@@ -88,6 +88,10 @@ export const purgeChallenges: Purge = async ({ db, now }) =>
 export const purgeSsoChallenges: Purge = async ({ db, now }) =>
   removed(await db.deleteFrom('sso_challenges').where('expires_at', '<', before(now, signInStateGraceMs)).execute());
 
+/** Passkey challenges never answered: useless once expired (5 minutes; an answer then is refused either way). */
+export const purgePasskeyChallenges: Purge = async ({ db, now }) =>
+  removed(await db.deleteFrom('passkey_challenges').where('expires_at', '<=', now).execute());
+
 /** SAML assertion ids kept against replay, once the assertion itself has expired (it can no longer be replayed). */
 export const purgeSamlAssertions: Purge = async ({ db, now }) =>
   removed(await db.deleteFrom('saml_assertions').where('expires_at', '<', now).execute());
@@ -116,6 +120,7 @@ export const purges: Record<string, Purge> = {
   challenges: purgeChallenges,
   sessions: purgeSessions,
   sso_challenges: purgeSsoChallenges,
+  passkey_challenges: purgePasskeyChallenges,
   saml_assertions: purgeSamlAssertions,
   password_tokens: purgePasswordTokens,
   sign_in_sources: purgeSignInSources,

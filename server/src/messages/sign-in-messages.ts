@@ -49,3 +49,17 @@ export const invitationEmail = (
     { link: input.link, label: t(language, 'invitation.action') },
     { text: t(language, 'invitation.expired') },
   ]);
+
+/** The notice that a passkey was added to the account (a new way in, so the owner hears of it). */
+export const passkeyAddedEmail = (language: Language, input: { name: string; email: string }): RenderedEmail =>
+  composeEmail(language, t(language, 'passkey.addedSubject'), [
+    { text: t(language, 'passkey.added', input) },
+    { text: t(language, 'passkey.notYou') },
+  ]);
+
+/** The notice that a passkey was removed from the account. */
+export const passkeyRemovedEmail = (language: Language, input: { name: string; email: string }): RenderedEmail =>
+  composeEmail(language, t(language, 'passkey.removedSubject'), [
+    { text: t(language, 'passkey.removed', input) },
+    { text: t(language, 'passkey.notYou') },
+  ]);

@@ -17,10 +17,12 @@ import { personalAlarmsHandlers } from './personal-alarms';
 import { integrationsHandlers } from './integrations';
 import { ssoHandlers, ssoSignIn } from './sso';
 import { authenticateScimKey, scimErrorShape, scimHandlers } from './scim';
+import { passkeySignIn, passkeysHandlers } from './passkeys';
 
 /** Every operation of the contract, exactly once. */
 export const handlers: HandlerMap = {
-  ...sessionsHandlers(ssoSignIn),
+  ...sessionsHandlers({ sso: ssoSignIn, passkey: passkeySignIn }),
+  ...passkeysHandlers,
   ...probesHandlers,
   ...passwordsHandlers,
   ...pushTokensHandlers,

@@ -373,7 +373,15 @@ export const policies = {
    * does), so it moves no lockout; this bounds the pending sessions one address can open.
    */
   ssoGrantPerAddress: { limit: 60, windowSeconds: 60 },
+  /** One-time codes sent, and passkey second-factor challenges asked for, per user. */
   otpSendPerUser: { limit: 10, windowSeconds: 3600 },
+  /**
+   * `POST /passkeys/authentication-options` per client address: it names nobody and checks nothing, so this only
+   * bounds the challenges one address can leave behind (they expire in 5 minutes).
+   */
+  passkeyOptionsPerAddress: { limit: 60, windowSeconds: 60 },
+  /** Passkey registration options per user. */
+  passkeyRegistrationPerUser: { limit: 30, windowSeconds: 3600 },
   passwordResetPerHash: { limit: 3, windowSeconds: 3600 },
   passwordResetPerAddress: { limit: 20, windowSeconds: 3600 },
   passwordTokenPerAddress: { limit: 30, windowSeconds: 600 },

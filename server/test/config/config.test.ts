@@ -28,6 +28,8 @@ describe('configuration', () => {
       'PUBLIC_BASE_URL',
       'SMTP_URL',
       'SMS_API_URL',
+      'WEBAUTHN_RP_ID',
+      'WEBAUTHN_ORIGINS',
     ]) {
       expect(problems).toContain(name);
     }
@@ -179,11 +181,84 @@ describe('the mode is chosen on purpose', () => {
       ACCESS_TOKEN_SIGNING_KEYS: JSON.stringify([{ kty: 'EC', kid: 'k1', d: 'd', x: 'x', y: 'y', crv: 'P-256' }]),
       SMTP_URL: 'smtp://mail.example',
       SMS_API_URL: 'https://sms.example',
+      WEBAUTHN_RP_ID: 'login.example',
+      WEBAUTHN_ORIGINS: 'https://login.example',
     };
     expect(loadConfig(production).mode).toBe('production');
     expect(() => loadConfig({ ...production, DEV_ALLOW_REMOTE_DATABASE: 'true' })).toThrow(
       /DEV_ALLOW_REMOTE_DATABASE is for development and tests only/,
     );
+  });
+
+  describe('passkeys (WebAuthn)', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://api.example',
+      SIGN_IN_APP_URL: 'https://login.example.com',
+      DATABASE_URL: 'postgres://app@db.internal.example/core',
+      SECRET_KEY: Buffer.alloc(32, 1).toString('base64'),
+      ACCESS_TOKEN_SIGNING_KEYS: JSON.stringify([{ kty: 'EC', kid: 'k1', d: 'd', x: 'x', y: 'y', crv: 'P-256' }]),
+      SMTP_URL: 'smtp://mail.example',
+      SMS_API_URL: 'https://sms.example',
+    };
+    const problemsOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+
+    test("production refuses to start without the relying party id and the sign-in app's origins", () => {
+      const problems = problemsOf(production);
+      expect(problems).toContain("WEBAUTHN_RP_ID is required in production (the sign-in app's domain, for passkeys)");
+      expect(problems).toContain(
+        "WEBAUTHN_ORIGINS is required in production (the sign-in app's origins, for passkeys)",
+      );
+      const config = loadConfig({
+        ...production,
+        WEBAUTHN_RP_ID: 'example.com',
+        WEBAUTHN_ORIGINS: 'https://login.example.com, https://example.com',
+      });
+      expect(config.webauthn).toEqual({
+        rpId: 'example.com',
+        rpName: 'CoSafe',
+        origins: ['https://login.example.com', 'https://example.com'],
+        anyLocalhostPort: false,
+      });
+    });
+
+    test("production refuses origins that are not https, not on the relying party's domain, or not origins", () => {
+      const problems = problemsOf({
+        ...production,
+        WEBAUTHN_RP_ID: 'example.com',
+        WEBAUTHN_ORIGINS:
+          'http://login.example.com,https://login.evil.com,https://example.com/login,https://notexample.com',
+      });
+      expect(problems).toEqual([
+        'WEBAUTHN_ORIGINS: http://login.example.com must be https in production',
+        "WEBAUTHN_ORIGINS: https://login.evil.com is not on the relying party's domain example.com (WEBAUTHN_RP_ID)",
+        'WEBAUTHN_ORIGINS: https://example.com/login is not an origin (scheme://host[:port], no path or trailing slash)',
+        "WEBAUTHN_ORIGINS: https://notexample.com is not on the relying party's domain example.com (WEBAUTHN_RP_ID)",
+      ]);
+      expect(problemsOf({ WEBAUTHN_RP_ID: 'https://example.com' })).toEqual([
+        'WEBAUTHN_RP_ID must be a domain name, such as login.example.com (no scheme, port or path)',
+      ]);
+    });
+
+    test('development defaults to localhost, the sign-in app and the CORS origins, and any localhost port', () => {
+      expect(loadConfig({}).webauthn).toEqual({
+        rpId: 'localhost',
+        rpName: 'CoSafe',
+        origins: ['http://localhost:5173', 'http://127.0.0.1:5173'],
+        anyLocalhostPort: true,
+      });
+      expect(loadConfig({ WEBAUTHN_ORIGINS: 'http://localhost:8080' }).webauthn).toMatchObject({
+        origins: ['http://localhost:8080'],
+        anyLocalhostPort: false,
+      });
+    });
   });
 
   test('the instance is named by INSTANCE_ID, else by host and process id', () => {

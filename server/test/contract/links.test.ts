@@ -29,7 +29,7 @@ const links = [...operations.entries()].flatMap(([from, op]) =>
   ),
 );
 
-test('links connect the creating operations of sessions, users, groups, contacts, api keys, alarms, messages and SCIM', () => {
+test('links connect the creating operations of sessions, users, groups, contacts, api keys, alarms, messages, passkeys and SCIM', () => {
   expect(new Set(links.map((l) => l.from))).toEqual(
     new Set([
       'createSession',
@@ -39,6 +39,7 @@ test('links connect the creating operations of sessions, users, groups, contacts
       'createContact',
       'createPersonalAlarm',
       'sendCecMessage',
+      'createPasskey',
       'createScimUser',
       'createScimGroup',
     ]),

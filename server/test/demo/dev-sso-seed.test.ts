@@ -23,6 +23,8 @@ const productionEnv = {
   NODE_ENV: 'production',
   PUBLIC_BASE_URL: 'https://api.example.test',
   SIGN_IN_APP_URL: 'https://signin.example.test',
+  WEBAUTHN_RP_ID: 'signin.example.test',
+  WEBAUTHN_ORIGINS: 'https://signin.example.test',
   DATABASE_URL: 'postgres://db.example.test/core',
   ACCESS_TOKEN_SIGNING_KEYS: JSON.stringify([{ kty: 'EC', crv: 'P-256', kid: 'production-1', d: 'placeholder' }]),
   SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),

@@ -124,6 +124,18 @@ describe('work classes', () => {
     expect(c('GET', '/docs')).toBe('c');
     for (const path of ['/healthz', '/readyz', '/metrics', '/metrics?x=1']) expect(c('GET', path)).toBeNull();
   });
+
+  test("passkeys: enrolment is a signed-in user's, the options and a grant announced without a password are other work", () => {
+    expect(c('POST', '/core/v1/passkeys/registration-options', bearer)).toBe('a');
+    expect(c('POST', '/core/v1/passkeys', bearer)).toBe('a');
+    expect(c('DELETE', '/core/v1/passkeys/0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11', bearer)).toBe('a');
+    expect(c('POST', '/core/v1/passkeys/authentication-options')).toBe('c');
+    expect(c('POST', '/core/v1/sessions', { 'cosafe-grant-type': 'passkey' })).toBe('c');
+    expect(c('POST', '/core/v1/sessions', { 'cosafe-grant-type': 'coAlertCode' })).toBe('c');
+    expect(c('POST', '/core/v1/sessions', { 'cosafe-grant-type': 'password' })).toBe('b');
+    expect(c('POST', '/core/v1/sessions', { 'cosafe-grant-type': 'anything' })).toBe('b');
+    expect(c('POST', '/core/v1/probes/hash/abcdef', { 'cosafe-grant-type': 'passkey' })).toBe('b');
+  });
 });
 
 describe('class (a): signed-in users', () => {

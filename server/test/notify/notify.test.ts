@@ -138,6 +138,8 @@ describe('the development outbox', () => {
         SMTP_URL: 'smtp://127.0.0.1:1',
         SMS_API_URL: 'http://127.0.0.1:1/sms',
         SIGN_IN_APP_URL: 'https://login.product.test',
+        WEBAUTHN_RP_ID: 'login.product.test',
+        WEBAUTHN_ORIGINS: 'https://login.product.test',
         PUBLIC_BASE_URL: 'https://api.product.test',
       },
     });

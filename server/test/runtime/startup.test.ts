@@ -54,6 +54,8 @@ const production = (overrides: Record<string, string> = {}) => ({
   PORT: '0',
   PUBLIC_BASE_URL: 'https://api.example',
   SIGN_IN_APP_URL: 'https://login.example',
+  WEBAUTHN_RP_ID: 'login.example',
+  WEBAUTHN_ORIGINS: 'https://login.example',
   DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing-listens-here',
   SECRET_KEY: randomBytes(32).toString('base64'),
   ACCESS_TOKEN_SIGNING_KEYS: JSON.stringify([signingKey()]),

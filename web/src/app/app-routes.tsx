@@ -4,13 +4,20 @@ import { config } from '../config/config';
 import { InvalidRedirectPage } from '../pages/invalid-redirect/invalid-redirect-page';
 import { LoginPage } from '../pages/login/login-page';
 import { Layout } from './layout';
-import { loadForgotPasswordPage, loadNewPasswordPage, loadSsoReturnPage, loadTwoFactorPage } from './page-loaders';
+import {
+  loadForgotPasswordPage,
+  loadNewPasswordPage,
+  loadPasskeyOfferPage,
+  loadSsoReturnPage,
+  loadTwoFactorPage,
+} from './page-loaders';
 
 // The login screen is what nearly every visit needs; the other pages load when first shown.
 const TwoFactorPage = lazy(() => loadTwoFactorPage().then((m) => ({ default: m.TwoFactorPage })));
 const ForgotPasswordPage = lazy(() => loadForgotPasswordPage().then((m) => ({ default: m.ForgotPasswordPage })));
 const NewPasswordPage = lazy(() => loadNewPasswordPage().then((m) => ({ default: m.NewPasswordPage })));
 const SsoReturnPage = lazy(() => loadSsoReturnPage().then((m) => ({ default: m.SsoReturnPage })));
+const PasskeyOfferPage = lazy(() => loadPasskeyOfferPage().then((m) => ({ default: m.PasskeyOfferPage })));
 
 /**
  * Any other path goes to /login, keeping the query (a platform linking to / still passes its redirectUrl). On the
@@ -35,6 +42,7 @@ export function AppRoutes() {
         <Route path="/login" element={<LoginPage />} />
         <Route path="/login/2fa" element={<TwoFactorPage />} />
         <Route path="/login/sso" element={<SsoReturnPage />} />
+        <Route path="/login/passkey" element={<PasskeyOfferPage />} />
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/set-password" element={<NewPasswordPage linkKind="set" />} />
         <Route path="/reset-password" element={<NewPasswordPage linkKind="reset" />} />

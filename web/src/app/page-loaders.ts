@@ -5,3 +5,4 @@ export const loadTwoFactorPage = () => import('../pages/two-factor/two-factor-pa
 export const loadForgotPasswordPage = () => import('../pages/forgot-password/forgot-password-page');
 export const loadNewPasswordPage = () => import('../pages/new-password/new-password-page');
 export const loadSsoReturnPage = () => import('../pages/sso-return/sso-return-page');
+export const loadPasskeyOfferPage = () => import('../pages/passkey-offer/passkey-offer-page');

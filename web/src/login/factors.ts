@@ -12,3 +12,8 @@ export function isSmsUnverified(factors: SessionFactors): boolean {
 function isUnverified(factors: SessionFactors, factor: 'otpEmail' | 'otpSms'): boolean {
   return (factors as Record<string, unknown>)[factor] === 'unverified';
 }
+
+/** The user has a passkey in the session's region that may prove the pending second factor instead of a code. */
+export function hasPasskeyFactor(factors: SessionFactors): boolean {
+  return (factors as Record<string, unknown>).passkey === 'unverified';
+}

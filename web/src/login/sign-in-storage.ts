@@ -32,6 +32,11 @@ export const KEYS = {
   email: 'signIn.email',
   /** The one-time code asked for on /login/2fa: a reload within its life asks for no new one. */
   otpChallenge: 'signIn.otpChallenge',
+  /**
+   * A completed sign-in waiting on the passkey offer (/login/passkey): the platform's address with the session,
+   * and the access token that adds the passkey (passkey-offer.ts).
+   */
+  passkeyOffer: 'signIn.passkeyOffer',
 } as const;
 
 // Session storage can be disabled (privacy modes, sandboxed frames): then the values live for this page only.

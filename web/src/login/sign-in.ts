@@ -2,25 +2,36 @@ import { clientFor } from '../api/client';
 import { type Session, createPasswordSession } from '../api/create-session';
 import { buildRedirectUrl } from './redirect-url';
 import { needsOneTimeCode } from './factors';
+import { type PasskeyOffer, type SignedInAt, mayOfferPasskey } from './passkey-offer';
 import { accessTokenLifetimeMs } from './token-lifetime';
 import type { AvailableRegion } from './probe-regions';
 import { clearSignInStorage, readRedirectUrl, readRegion, storePendingSession, storeRegion } from './sign-in-storage';
 
-/** Where the browser goes once a session exists. */
-export type NextStep = { kind: 'two-factor' } | { kind: 'redirect'; url: string } | { kind: 'invalid-redirect' };
+/**
+ * Where the browser goes once a session exists. A redirect after a sign-in with a password may carry the offer
+ * to add a passkey, made first on a device that can hold one (app/follow-next-step.ts).
+ */
+export type NextStep =
+  | { kind: 'two-factor' }
+  | { kind: 'redirect'; url: string; passkeyOffer?: PasskeyOffer }
+  | { kind: 'invalid-redirect' };
 
 /**
  * Sends the browser back to the calling platform with the session (spec section 4, steps 7-9).
- * The stored values are removed either way: the sign-in is over.
+ * The stored values are removed either way: the sign-in is over. With `signedInAt` (where the session lives), a
+ * sign-in with a password carries the passkey offer.
  */
-export function completeSignIn(session: { id: string; refreshToken: string }, allowList: readonly string[]): NextStep {
+export function completeSignIn(session: Session, allowList: readonly string[], signedInAt?: SignedInAt): NextStep {
   const url = buildRedirectUrl(
     readRedirectUrl(),
     { refreshToken: session.refreshToken, sessionId: session.id, region: readRegion() },
     allowList,
   );
   clearSignInStorage();
-  return url ? { kind: 'redirect', url } : { kind: 'invalid-redirect' };
+  if (!url) return { kind: 'invalid-redirect' };
+  if (!signedInAt || !mayOfferPasskey(session.factors)) return { kind: 'redirect', url };
+  const passkeyOffer = { ...signedInAt, session: { id: session.id, accessToken: session.accessToken } };
+  return { kind: 'redirect', url, passkeyOffer };
 }
 
 /** Creates the session in the chosen region; a session with an unverified one-time code goes on to /login/2fa. */
@@ -47,5 +58,5 @@ export function continueWithSession(session: Session, target: AvailableRegion, a
     });
     return { kind: 'two-factor' };
   }
-  return completeSignIn(session, allowList);
+  return completeSignIn(session, allowList, { region: target.region, baseUrl: target.baseUrl });
 }

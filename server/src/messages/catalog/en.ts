@@ -18,6 +18,13 @@ export const en = {
     action: 'Choose a new password',
     ignore: 'If it was not you, ignore this message; your password stays the same.',
   },
+  passkey: {
+    addedSubject: 'A passkey was added to your account',
+    added: 'The passkey {{name}} was added to your account {{email}}. It can now sign you in without a password.',
+    removedSubject: 'A passkey was removed from your account',
+    removed: 'The passkey {{name}} was removed from your account {{email}}. It can no longer sign you in.',
+    notYou: 'If this was not you, change your password at once and tell your administrator.',
+  },
   invitation: {
     subject: 'Your account at {{organisation}}',
     intro:

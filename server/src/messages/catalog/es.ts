@@ -20,6 +20,14 @@ export const es: Catalog = {
     action: 'Elegir una contraseña nueva',
     ignore: 'Si no has sido tú, ignora este mensaje; tu contraseña no cambiará.',
   },
+  passkey: {
+    addedSubject: 'Se ha añadido una llave de acceso a tu cuenta',
+    added:
+      'Se ha añadido la llave de acceso {{name}} a tu cuenta {{email}}. Ahora puedes iniciar sesión con ella sin contraseña.',
+    removedSubject: 'Se ha eliminado una llave de acceso de tu cuenta',
+    removed: 'Se ha eliminado la llave de acceso {{name}} de tu cuenta {{email}}. Ya no sirve para iniciar sesión.',
+    notYou: 'Si no has sido tú, cambia tu contraseña de inmediato y avisa a tu administrador.',
+  },
   invitation: {
     subject: 'Tu cuenta en {{organisation}}',
     intro:

@@ -19,6 +19,13 @@ export const fi: Catalog = {
     action: 'Valitse uusi salasana',
     ignore: 'Jos pyyntö ei ollut sinun, jätä tämä viesti huomiotta. Salasanasi pysyy ennallaan.',
   },
+  passkey: {
+    addedSubject: 'Tiliisi lisättiin pääsyavain',
+    added: 'Pääsyavain {{name}} lisättiin tiliisi {{email}}. Voit nyt kirjautua sillä ilman salasanaa.',
+    removedSubject: 'Tililtäsi poistettiin pääsyavain',
+    removed: 'Pääsyavain {{name}} poistettiin tililtäsi {{email}}. Sillä ei voi enää kirjautua.',
+    notYou: 'Jos tämä et ollut sinä, vaihda salasanasi heti ja ilmoita asiasta ylläpitäjällesi.',
+  },
   invitation: {
     subject: 'Tilisi organisaatiossa {{organisation}}',
     intro:

@@ -19,6 +19,14 @@ export const nl: Catalog = {
     action: 'Nieuw wachtwoord kiezen',
     ignore: 'Was jij dit niet? Negeer dan dit bericht; je wachtwoord blijft hetzelfde.',
   },
+  passkey: {
+    addedSubject: 'Er is een toegangssleutel aan je account toegevoegd',
+    added:
+      'De toegangssleutel {{name}} is aan je account {{email}} toegevoegd. Je kunt er nu zonder wachtwoord mee inloggen.',
+    removedSubject: 'Er is een toegangssleutel van je account verwijderd',
+    removed: 'De toegangssleutel {{name}} is van je account {{email}} verwijderd. Je kunt er niet meer mee inloggen.',
+    notYou: 'Was jij dit niet? Wijzig dan meteen je wachtwoord en laat het je beheerder weten.',
+  },
   invitation: {
     subject: 'Je account bij {{organisation}}',
     intro:

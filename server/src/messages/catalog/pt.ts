@@ -20,6 +20,13 @@ export const pt: Catalog = {
     action: 'Escolher uma nova senha',
     ignore: 'Se não foi você, ignore esta mensagem; sua senha continua a mesma.',
   },
+  passkey: {
+    addedSubject: 'Uma chave de acesso foi adicionada à sua conta',
+    added: 'A chave de acesso {{name}} foi adicionada à sua conta {{email}}. Agora você pode entrar com ela sem senha.',
+    removedSubject: 'Uma chave de acesso foi removida da sua conta',
+    removed: 'A chave de acesso {{name}} foi removida da sua conta {{email}}. Ela não pode mais ser usada para entrar.',
+    notYou: 'Se não foi você, troque sua senha imediatamente e avise o administrador.',
+  },
   invitation: {
     subject: 'Sua conta em {{organisation}}',
     intro:

@@ -19,6 +19,14 @@ export const sv: Catalog = {
     action: 'Välj ett nytt lösenord',
     ignore: 'Om det inte var du kan du bortse från det här meddelandet. Ditt lösenord förblir detsamma.',
   },
+  passkey: {
+    addedSubject: 'En lösennyckel har lagts till på ditt konto',
+    added: 'Lösennyckeln {{name}} har lagts till på ditt konto {{email}}. Nu kan du logga in med den utan lösenord.',
+    removedSubject: 'En lösennyckel har tagits bort från ditt konto',
+    removed:
+      'Lösennyckeln {{name}} har tagits bort från ditt konto {{email}}. Den kan inte längre användas för att logga in.',
+    notYou: 'Om det inte var du: byt lösenord direkt och kontakta din administratör.',
+  },
   invitation: {
     subject: 'Ditt konto hos {{organisation}}',
     intro:

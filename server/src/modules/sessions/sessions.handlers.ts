@@ -32,16 +32,47 @@ export interface SsoSignIn {
   ): Promise<SessionBody | undefined>;
 }
 
+/**
+ * Passkeys live in the passkeys module, which builds on this one (passkeys -> sessions): the composition root hands
+ * its sign-in to these handlers, as it does single sign-on's.
+ */
+export interface PasskeySignIn {
+  /** `POST /sessions` with `grantType: passkey`. */
+  createSession(services: Services, input: { credential: PasskeyCredential; ip: string }): Promise<SessionBody>;
+  /** `POST /sessions/{id}/challenges` with `passkey`: request options for the session user's passkeys. */
+  createChallenge(
+    services: Services,
+    auth: SessionCaller,
+    sessionId: string,
+  ): Promise<components['schemas']['PasskeyRequestOptions']>;
+  /** `PATCH /sessions/{id}` with `passkey`: the second factor proven by one of the user's passkeys. */
+  verifyChallenge(
+    services: Services,
+    auth: SessionCaller,
+    sessionId: string,
+    input: { credential: PasskeyCredential; ip: string },
+  ): Promise<SessionBody>;
+}
+
+export type PasskeyCredential = components['schemas']['PasskeyAuthenticationResponse'];
+
+export interface SignInWays {
+  sso: SsoSignIn;
+  passkey: PasskeySignIn;
+}
+
 type CreateSessionBody = components['schemas']['CreateSessionRequest'];
 
-function startByGrant(services: Services, sso: SsoSignIn, body: CreateSessionBody, ip: string): Promise<SessionBody> {
+function startByGrant(services: Services, ways: SignInWays, body: CreateSessionBody, ip: string): Promise<SessionBody> {
   switch (body.grantType) {
     case 'password':
       return createPasswordSession(services, { email: body.email, password: body.password, ip });
     case 'coAlertCode':
       return createCoalertSession(services, { code: body.code, ip });
     case 'sso':
-      return sso.createSession(services, { email: body.email, ip });
+      return ways.sso.createSession(services, { email: body.email, ip });
+    case 'passkey':
+      return ways.passkey.createSession(services, { credential: body.credential, ip });
     default:
       throw unknownBody();
   }
@@ -51,15 +82,24 @@ function startByGrant(services: Services, sso: SsoSignIn, body: CreateSessionBod
 const unknownBody = () => new ApiError('BAD_REQUEST', { message: 'Unknown challenge' });
 
 export const sessionsHandlers = (
-  sso: SsoSignIn,
+  ways: SignInWays,
 ): PartialHandlers<
   'createSession' | 'refreshSession' | 'deleteSession' | 'createSessionChallenge' | 'verifySessionChallenge'
 > => ({
   async createSession({ body, req, services }) {
     const ip = clientAddress(req);
     const method = body.grantType;
+    // The door admitted the request by this header (http/admission.ts): it must not have said something else.
+    const announced = req.headers['cosafe-grant-type'];
+    if (announced !== undefined && announced !== method)
+      throw new ApiError('BAD_REQUEST', {
+        message: "cosafe-grant-type is not the body's grantType",
+        issues: [
+          { where: 'header', path: 'cosafe-grant-type', message: `must equal the body's grantType (${method})` },
+        ],
+      });
     try {
-      const session = await startByGrant(services, sso, body, ip);
+      const session = await startByGrant(services, ways, body, ip);
       signInOutcomes.inc({ method, outcome: 'success' });
       return { status: 201, body: session };
     } catch (error) {
@@ -88,7 +128,8 @@ export const sessionsHandlers = (
       return { status: 201, body: await sendOneTimeCode(services, auth, path.id, 'otpEmail', language) };
     if ('otpSms' in body)
       return { status: 201, body: await sendOneTimeCode(services, auth, path.id, 'otpSms', language) };
-    const challenge = await sso.createChallenge(services, auth, path.id, body);
+    if ('passkey' in body) return { status: 201, body: await ways.passkey.createChallenge(services, auth, path.id) };
+    const challenge = await ways.sso.createChallenge(services, auth, path.id, body);
     if (challenge) return { status: 201, body: challenge };
     throw unknownBody();
   },
@@ -104,7 +145,12 @@ export const sessionsHandlers = (
       };
     if ('otpSms' in body)
       return { status: 200, body: await verifyOneTimeCode(services, auth, path.id, 'otpSms', body.otpSms.code, ip) };
-    const answered = await sso.verifyChallenge(services, auth, path.id, body);
+    if ('passkey' in body)
+      return {
+        status: 200,
+        body: await ways.passkey.verifyChallenge(services, auth, path.id, { credential: body.passkey, ip }),
+      };
+    const answered = await ways.sso.verifyChallenge(services, auth, path.id, body);
     if (answered) return { status: 200, body: answered };
     throw unknownBody();
   },

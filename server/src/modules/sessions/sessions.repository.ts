@@ -11,6 +11,7 @@ import {
 } from '../../security/throttle';
 import type { DB as Database } from '../../db/types';
 import type { Factors } from '../../shared/caller';
+import { hasPendingFactor } from '../../http/auth';
 import { pendingSessionLifetimeMs } from './lifetimes';
 
 export type { Factors };
@@ -22,6 +23,8 @@ export interface SignInAccount {
   phone_primary: string | null;
   otp_email_enabled: boolean;
   otp_sms_enabled: boolean;
+  /** The user has a passkey here that still signs in: it may prove a pending second factor instead of a code. */
+  has_passkey: boolean;
 }
 
 export interface PasswordSignInValues extends LockoutValues {
@@ -57,18 +60,22 @@ const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues
   with ${lockoutCheck(p)},
   account as (
     -- A user deactivated by every tenant's directory (SCIM) is no account for sign-in.
-    select id, email, password_hash, phone_primary, otp_email_enabled, otp_sms_enabled from users
+    select id, email, password_hash, phone_primary, otp_email_enabled, otp_sms_enabled,
+      exists (select 1 from passkeys k where k.user_id = users.id and k.suspicious_at is null) as has_passkey
+    from users
     where email_hash = ${p.emailHash} and deactivated_at is null),
   proof as (
     delete from verified_credentials where key = ${p.proofKey} returning binding, expires_at),
   second_factor as (
-    select a.id, a.otp_email_enabled or exists (select 1 from stepped_up) as email, a.otp_sms_enabled as sms from account a),
+    select a.id, a.otp_email_enabled or exists (select 1 from stepped_up) as email, a.otp_sms_enabled as sms,
+      a.has_passkey as passkey from account a),
   session as (
     insert into sessions (id, user_id, factors, last_refreshed_at, expires_at, refresh_token_hash)
     select ${p.sessionId}, a.id,
       jsonb_build_object('password', 'verified')
         || case when f.email then jsonb_build_object('otpEmail', 'unverified') else '{}'::jsonb end
-        || case when f.sms then jsonb_build_object('otpSms', 'unverified') else '{}'::jsonb end,
+        || case when f.sms then jsonb_build_object('otpSms', 'unverified') else '{}'::jsonb end
+        || case when (f.email or f.sms) and f.passkey then jsonb_build_object('passkey', 'unverified') else '{}'::jsonb end,
       ${p.now}::timestamptz,
       -- A session waiting for its second factor lives only as long as a pending sign-in may.
       case when f.email or f.sms
@@ -109,6 +116,8 @@ export function passwordFactors(account: SignInAccount, stepUp = false): Factors
   const factors: Factors = { password: 'verified' };
   if (account.otp_email_enabled || stepUp) factors.otpEmail = 'unverified';
   if (account.otp_sms_enabled) factors.otpSms = 'unverified';
+  // A passkey may prove the pending second factor instead of a code.
+  if (hasPendingFactor(factors) && account.has_passkey) factors.passkey = 'unverified';
   return factors;
 }
 

@@ -5,6 +5,7 @@ import { checkPassword, proofKey, type Refund } from '../../security/credentials
 import { emailHash, keyedHash } from '../../security/hashing';
 import { lockoutValues, policies, type Attempt } from '../../security/throttle';
 import type { Services } from '../../services';
+import type { Executor } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
 import {
   insertSessionWithToken,
@@ -102,14 +103,18 @@ export async function loginNotChecked(services: Services, reserved: string[]): P
   await services.throttle.refund({ clear: [], refund: reserved.map((key) => [key, policyOf(key)]) });
 }
 
-/** `after`: what a checked attempt gives back and the source it makes familiar, written with the session. */
+/**
+ * `after`: what a checked attempt gives back and the source it makes familiar, written with the session; `db`: the
+ * transaction the session belongs to (a passkey sign-in writes it with the challenge it used up).
+ */
 export function startSession(
   services: Services,
   userId: number,
   factors: Factors,
   after: Parameters<typeof insertSessionWithToken>[2] = {},
+  db: Executor = services.db,
 ): Promise<SessionBody> {
-  return openSession(services, { userId }, factors, after);
+  return openSession(services, { userId }, factors, after, db);
 }
 
 /**
@@ -126,6 +131,7 @@ async function openSession(
   owner: { userId: number } | { userId: null; ssoTenantId: number },
   factors: Factors,
   after: Parameters<typeof insertSessionWithToken>[2] = {},
+  db: Executor = services.db,
 ): Promise<SessionBody> {
   const now = services.now();
   const id = randomUUID();
@@ -135,7 +141,7 @@ async function openSession(
     now.getTime() + (hasPendingFactor(factors) ? pendingSessionLifetimeMs : sessionLifetimeMs),
   );
   await insertSessionWithToken(
-    services.db,
+    db,
     { id, ...owner, factors, now, expiresAt, refreshTokenHash: hashRefreshToken(services, refreshToken) },
     after,
   );
@@ -205,8 +211,11 @@ export async function createPasswordSession(
   });
 }
 
-/** The lockouts a sign-in by code from this address must respect (coAlert codes have no identity hash). */
-const codeAttempt = (ip: string): Attempt => ({
+/**
+ * The lockouts a sign-in without an identity hash must respect, for `ip` as limitAddress gives it (coAlert codes
+ * and passkeys: the account is known only once the secret or signature is checked).
+ */
+export const addressAttempt = (ip: string): Attempt => ({
   keys: [{ key: addressLimitKey(ip), policy: policies.loginPerAddress }],
 });
 
@@ -217,7 +226,7 @@ export async function createCoalertSession(
 ): Promise<SessionBody> {
   // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
   const ip = limitAddress(services, input.ip);
-  const { reserved } = await services.throttle.guard({ lockoutKeys: [], attempt: codeAttempt(ip) });
+  const { reserved } = await services.throttle.guard({ lockoutKeys: [], attempt: addressAttempt(ip) });
   const codeHash = keyedHash(services.secretKey, `coalert\0${input.code.trim().toUpperCase()}`);
   const now = services.now();
   const code = await services.db

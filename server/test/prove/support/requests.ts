@@ -59,6 +59,8 @@ export function pathValue(op: Operation, name: string, w: TenantWorld, caller: C
     idpDomain: 'sso.example.test',
     resourceTypeId: 'User',
     schemaUrn: 'urn:ietf:params:scim:schemas:core:2.0:User',
+    // The caller has no passkey: renaming or deleting this one answers 404, which is what a valid request may.
+    passkeyId: '3f2c7a9e-1b4d-4e6f-8a0b-2c4d6e8f0a1b',
   };
   if (!(name in values)) throw new Error(`no world value for path parameter ${name} of ${op.operationId}`);
   return encodeURIComponent(String(values[name]));

@@ -20,6 +20,7 @@ import type { AvailableRegion } from '../../login/probe-regions';
 import type { NextStep } from '../../login/sign-in';
 import { platformOf } from '../../login/platform';
 import { readClientType, readRedirectUrl, storeEmail } from '../../login/sign-in-storage';
+import { PasskeySignIn } from './passkey-sign-in';
 
 export interface Credentials extends Record<string, string> {
   email: string;
@@ -136,6 +137,7 @@ export function LoginForm({
         onBlur={form.handleBlur}
         error={shown('email')}
         errorLive={errorLive}
+        passkeyAutofill
       />
       <PasswordInput
         id={FIELD_IDS.password}
@@ -162,6 +164,7 @@ export function LoginForm({
       <Button type="button" variant="secondary" icon="key" onClick={() => onSso(values)}>
         {t('login.sso')}
       </Button>
+      <PasskeySignIn onNextStep={onNextStep} onAlert={setAlert} disabled={waiting} />
     </form>
   );
 }

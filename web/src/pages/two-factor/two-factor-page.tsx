@@ -14,6 +14,7 @@ import { useFocusFirstError } from '../../app/use-focus-first-error';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Countdown, useCountdown } from '../../components/countdown';
+import { MessageText } from '../../components/message-text';
 import { TextInput } from '../../components/text-input';
 import { config } from '../../config/config';
 import { type Message, hasSessionEnded, twoFactorFailureMessage } from '../../i18n/failure-messages';
@@ -25,6 +26,7 @@ import { type PendingSession, forgetPendingSession, readPendingSession } from '.
 import { useFollowNextStep } from '../../app/follow-next-step';
 import { codeSchema } from './code-schema';
 import { MAX_WRONG_TRIES, useOtpChallenge } from './use-otp-challenge';
+import { usePasskeyFactor } from './use-passkey-factor';
 
 export function TwoFactorPage() {
   const [pending] = useState(readPendingSession);
@@ -43,6 +45,7 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   const [expiredCode, setExpiredCode] = useState<number | null>(null);
   const [verifyEnded, setVerifyEnded] = useState(false);
   const [leaving, setLeaving] = useState(false);
+  const passkey = usePasskeyFactor(pending, () => setVerifyEnded(true));
   const title = challenge.channel === 'email' ? t('twoFactor.titleEmail') : t('twoFactor.titleSms');
   useDocumentTitle(title);
 
@@ -64,7 +67,10 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
         setVerifyProblem(null);
         try {
           const session = await verifyOtp(clientFor(pending.baseUrl), pending.session, challenge.channel, code);
-          const step = completeSignIn(session, config.redirectAllowList);
+          const step = completeSignIn(session, config.redirectAllowList, {
+            region: pending.region,
+            baseUrl: pending.baseUrl,
+          });
           setLeaving(step.kind === 'redirect');
           followNextStep(step);
         } catch (error) {
@@ -98,6 +104,12 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
 
   const resendLeft = useCountdown(challenge.resendAt);
   const resendUnavailable = challenge.requesting || resendLeft > 0;
+  const proveWithPasskey = async () => {
+    const step = await passkey.prove();
+    if (!step) return;
+    setLeaving(step.kind === 'redirect');
+    followNextStep(step);
+  };
   const logInAgain = () => {
     forgetPendingSession();
     navigate('/login', { replace: true });
@@ -136,6 +148,11 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
                   : challenge.requesting && t('twoFactor.sending')}
             </p>
             {challenge.alert && <Alert>{translate(challenge.alert)}</Alert>}
+            {passkey.problem && (
+              <Alert focus>
+                <MessageText message={passkey.problem} />
+              </Alert>
+            )}
             <TextInput
               id="code"
               name="code"
@@ -163,6 +180,17 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
               {t('twoFactor.verify')}
             </Button>
             <Countdown seconds={Math.max(resendLeft, verifyWait)} />
+            {passkey.available && (
+              <Button
+                id="passkey-second-factor"
+                variant="secondary"
+                icon="key"
+                busy={passkey.busy || leaving}
+                onClick={() => void proveWithPasskey()}
+              >
+                {t('passkey.useInstead')}
+              </Button>
+            )}
             <div className="button-row">
               <Button
                 variant="tertiary"

@@ -1,0 +1,306 @@
+// Signing in with a passkey: alone (the passkey grant, a discoverable credential whose user handle names the
+// account's region) or as the second factor of a password session. Either way the challenge it answers is used up
+// by the attempt, in the transaction that writes the outcome: the session, or the failure's traces (a counter gone
+// backwards marks the passkey suspicious; a wrong second factor counts like a wrong code).
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../../errors';
+import { policies } from '../../security/throttle';
+import type { Services } from '../../services';
+import type { SessionCaller } from '../../shared/caller';
+import {
+  addressAttempt,
+  findSessionForUpdate,
+  issueTokens,
+  limitAddress,
+  loginAttempt,
+  loginNotChecked,
+  loginRefund,
+  loginSucceeded,
+  maxWrongCodesPerSession,
+  revokeSessions,
+  sessionLifetimeMs,
+  sourceHash,
+  startSession,
+  updateSession,
+  type PasskeyCredential,
+  type PasskeySignIn,
+  type SessionBody,
+} from '../sessions';
+import type { Executor } from '../../db/database';
+import {
+  consumeChallenges,
+  credentialsOfUser,
+  findPasskeyForSignIn,
+  insertChallenge,
+  insertPasskeyEvent,
+  markPasskeySuspicious,
+  notePasskeyUse,
+} from './passkeys.repository';
+import { transportsOf } from './passkeys.service';
+import {
+  challengeLifetimeMs,
+  challengeParts,
+  clientDataOf,
+  counterWentBack,
+  newChallenge,
+  userOfHandle,
+  verifyAssertion,
+} from './webauthn';
+
+const invalid = () => new ApiError('INVALID_CREDENTIALS', { message: 'The passkey could not be verified' });
+const expired = (what = 'ask for new options') =>
+  new ApiError('PASSKEY_CHALLENGE_EXPIRED', { message: `The passkey challenge has expired or was used; ${what}` });
+
+/** `POST /passkeys/authentication-options`: the same answer for everyone, a new challenge of this region. */
+export async function authenticationOptions(services: Services, ip: string) {
+  await services.throttle.consume([
+    `passkey:auth-options:${limitAddress(services, ip)}`,
+    policies.passkeyOptionsPerAddress,
+  ]);
+  const challenge = newChallenge();
+  await insertChallenge(services.db, {
+    challenge,
+    purpose: 'authentication',
+    userId: null,
+    expiresAt: new Date(services.now().getTime() + challengeLifetimeMs),
+  });
+  return {
+    challenge,
+    timeout: challengeLifetimeMs,
+    rpId: services.config.webauthn.rpId,
+    userVerification: 'required' as const,
+  };
+}
+
+type Checked = { ok: true; counter: number; backedUp: boolean } | { ok: false; suspicious?: boolean };
+
+/**
+ * The assertion against one stored passkey: its signature, origin, relying party and flags, then its counter. A
+ * counter that did not go up (the signature being right) marks the passkey suspicious, in `db`, and is logged.
+ */
+async function checkAssertion(
+  services: Services,
+  db: Executor,
+  credential: PasskeyCredential,
+  passkey: NonNullable<Awaited<ReturnType<typeof findPasskeyForSignIn>>>,
+  expectedChallenge: (challenge: string) => boolean,
+): Promise<Checked> {
+  const verified = await verifyAssertion(
+    services.config.webauthn,
+    services.logger,
+    credential,
+    { credential_id: passkey.credential_id, public_key: passkey.public_key, transports: passkey.transports },
+    expectedChallenge,
+  );
+  if (!verified) return { ok: false };
+  const stored = Number(passkey.counter);
+  if (counterWentBack(stored, verified.counter)) {
+    await markPasskeySuspicious(db, passkey.id, services.now());
+    await insertPasskeyEvent(db, { userId: passkey.user_id, passkeyId: passkey.id, kind: 'suspicious' });
+    services.logger.warn(
+      { userId: passkey.user_id, passkeyId: passkey.id, storedCounter: stored, presentedCounter: verified.counter },
+      'passkey signature counter did not go up: passkey marked suspicious and refused',
+    );
+    return { ok: false, suspicious: true };
+  }
+  await notePasskeyUse(db, passkey.id, { counter: verified.counter, backedUp: verified.backedUp, now: services.now() });
+  return { ok: true, counter: verified.counter, backedUp: verified.backedUp };
+}
+
+/**
+ * The passkey grant. Counted against the client address before anything is checked (as a coAlert code is: the
+ * account is unknown until the signature is), given back on success, which also ends the account's failures and
+ * makes the address familiar. Every failure after the challenge answers the same INVALID_CREDENTIALS.
+ */
+async function createSession(
+  services: Services,
+  input: { credential: PasskeyCredential; ip: string },
+): Promise<SessionBody> {
+  const { credential } = input;
+  const client = limitAddress(services, input.ip);
+  const { reserved } = await services.throttle.guard({ lockoutKeys: [], attempt: addressAttempt(client) });
+  const data = clientDataOf(credential);
+  const parts = data ? challengeParts(data.challenge) : null;
+  if (!data || !parts || credential.id !== credential.rawId) throw invalid();
+  const now = services.now();
+  const outcome = await services.db.transaction().execute(async (trx) => {
+    const live = await consumeChallenges(trx, { challenges: parts, purpose: 'authentication', now });
+    if (live.length === 0) return { error: 'PASSKEY_CHALLENGE_EXPIRED' as const };
+    // Two live parts of this region in one challenge were never issued together by the sign-in app.
+    if (live.length > 1) return { error: 'INVALID_CREDENTIALS' as const };
+    const userId = userOfHandle(credential.response.userHandle, services.config.region);
+    const passkey = await findPasskeyForSignIn(trx, credential.id);
+    if (
+      userId === null ||
+      !passkey ||
+      Number(passkey.user_id) !== userId ||
+      passkey.suspicious_at !== null ||
+      passkey.deactivated_at !== null
+    )
+      return { error: 'INVALID_CREDENTIALS' as const };
+    const checked = await checkAssertion(services, trx, credential, passkey, (c) => c === data.challenge);
+    if (!checked.ok) return { error: 'INVALID_CREDENTIALS' as const };
+    const hash = passkey.email_hash;
+    const session = await startSession(
+      services,
+      userId,
+      { passkey: 'verified' },
+      {
+        refund: loginRefund(hash, client, reserved, true),
+        familiar: { emailHash: hash, sourceHash: sourceHash(services, client) },
+      },
+      trx,
+    );
+    return { session };
+  });
+  if ('error' in outcome) {
+    if (outcome.error === 'PASSKEY_CHALLENGE_EXPIRED') {
+      // Nothing was checked: the attempt costs nothing.
+      await loginNotChecked(services, reserved);
+      throw expired();
+    }
+    throw invalid();
+  }
+  return outcome.session;
+}
+
+const noPasskey = () => new ApiError('PASSKEY_NOT_REGISTERED', { message: 'The user has no passkey for this sign-in' });
+
+/** The user of the caller's own password session that a passkey may complete. */
+function ownSessionForPasskey(auth: SessionCaller, sessionId: string): number {
+  if (auth.sessionId !== sessionId) throw new ApiError('INVALID_SESSION_ID', { message: 'Unknown session' });
+  if (auth.factors.passkey !== 'unverified' || auth.userId === null) throw noPasskey();
+  return auth.userId;
+}
+
+/** A second factor's request options: a new challenge bound to the session, the user's passkeys allowed. */
+async function createChallenge(services: Services, auth: SessionCaller, sessionId: string) {
+  const userId = ownSessionForPasskey(auth, sessionId);
+  const passkeys = await credentialsOfUser(services.db, userId, { usableOnly: true });
+  if (passkeys.length === 0) throw noPasskey();
+  await services.throttle.consume([`otp:send:${userId}`, policies.otpSendPerUser]);
+  const challenge = newChallenge();
+  const now = services.now();
+  await services.db.transaction().execute(async (trx) => {
+    await findSessionForUpdate(trx, sessionId);
+    // Asking again replaces the challenge still open.
+    await trx
+      .updateTable('challenges')
+      .set({ consumed_at: now })
+      .where('session_id', '=', sessionId)
+      .where('kind', '=', 'passkey')
+      .where('consumed_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('challenges')
+      .values({
+        id: randomUUID(),
+        session_id: sessionId,
+        kind: 'passkey',
+        secret_hash: challenge,
+        sent_to: null,
+        valid_until: new Date(now.getTime() + challengeLifetimeMs),
+        resend_unavailable_until: now,
+      })
+      .execute();
+  });
+  return {
+    challenge,
+    timeout: challengeLifetimeMs,
+    rpId: services.config.webauthn.rpId,
+    userVerification: 'required' as const,
+    allowCredentials: passkeys.map((p) => ({
+      id: p.credential_id,
+      type: 'public-key' as const,
+      ...(transportsOf(p.transports).length ? { transports: transportsOf(p.transports) } : {}),
+    })),
+  };
+}
+
+/**
+ * The second factor by passkey, held to a wrong code's limits: reserved against the account's lockouts before the
+ * assertion is checked, a failure counted towards the ten that end the session, a success completing the sign-in.
+ */
+async function verifyChallenge(
+  services: Services,
+  auth: SessionCaller,
+  sessionId: string,
+  input: { credential: PasskeyCredential; ip: string },
+): Promise<SessionBody> {
+  const userId = ownSessionForPasskey(auth, sessionId);
+  const { credential } = input;
+  const user = await services.db.selectFrom('users').select('email_hash').where('id', '=', userId).executeTakeFirst();
+  if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
+  const client = limitAddress(services, input.ip);
+  const { reserved } = await services.throttle.guard({
+    lockoutKeys: [],
+    attempt: loginAttempt(services, user.email_hash, client, { code: true }),
+  });
+  const now = services.now();
+  const outcome = await services.db.transaction().execute(async (trx) => {
+    const session = await findSessionForUpdate(trx, sessionId);
+    if (!session || session.revoked_at) return { error: 'INVALID_SESSION' as const };
+    const challenge = await trx
+      .selectFrom('challenges')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('kind', '=', 'passkey')
+      .where('consumed_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!challenge || challenge.valid_until <= now) return { error: 'PASSKEY_CHALLENGE_EXPIRED' as const };
+    // Single use: whatever the assertion says, this challenge is spent.
+    await trx.updateTable('challenges').set({ consumed_at: now }).where('id', '=', challenge.id).execute();
+    const fail = async () => {
+      await trx
+        .updateTable('challenges')
+        .set({ attempts: challenge.attempts + 1 })
+        .where('id', '=', challenge.id)
+        .execute();
+      const { wrong } = await trx
+        .selectFrom('challenges')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('attempts'), eb.lit(0)).as('wrong'))
+        .where('session_id', '=', sessionId)
+        .executeTakeFirstOrThrow();
+      const ended = Number(wrong) >= maxWrongCodesPerSession;
+      if (ended) await revokeSessions(trx, { sessionId }, 'second_factor_failures', now);
+      return { error: 'INVALID_CREDENTIALS' as const, compared: true, ended };
+    };
+    const data = clientDataOf(credential);
+    const handleUser = credential.response.userHandle
+      ? userOfHandle(credential.response.userHandle, services.config.region)
+      : userId;
+    if (
+      !data ||
+      data.challenge !== challenge.secret_hash ||
+      handleUser !== userId ||
+      credential.id !== credential.rawId
+    )
+      return fail();
+    const passkey = await findPasskeyForSignIn(trx, credential.id);
+    if (!passkey || Number(passkey.user_id) !== userId || passkey.suspicious_at !== null) return fail();
+    const checked = await checkAssertion(services, trx, credential, passkey, (c) => c === challenge.secret_hash);
+    if (!checked.ok) return fail();
+    const factors = { password: 'verified', passkey: 'verified' } as const;
+    await updateSession(trx, sessionId, { factors, expiresAt: new Date(now.getTime() + sessionLifetimeMs) });
+    return { session: await issueTokens(services, trx, { id: sessionId, userId, factors }) };
+  });
+  if ('error' in outcome) {
+    if (!('compared' in outcome)) await loginNotChecked(services, reserved);
+    if (outcome.error === 'INVALID_SESSION')
+      throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
+    if (outcome.error === 'PASSKEY_CHALLENGE_EXPIRED') throw expired('ask for a new one');
+    throw new ApiError('INVALID_CREDENTIALS', {
+      message:
+        'ended' in outcome && outcome.ended
+          ? 'Too many wrong answers: the sign-in has ended, sign in again'
+          : 'The passkey could not be verified',
+    });
+  }
+  await loginSucceeded(services, user.email_hash, client, reserved);
+  return outcome.session;
+}
+
+export const passkeySignIn: PasskeySignIn = { createSession, createChallenge, verifyChallenge };

@@ -1,0 +1,50 @@
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import { requireAuth, type PartialHandlers } from '../../http/operations';
+import { clientAddress } from '../../shared/client-address';
+import { pageParams } from '../../shared/paging';
+import { authenticationOptions } from './passkey-sign-in';
+import { deletePasskey, listPasskeys, registerPasskey, registrationOptions, updatePasskey } from './passkeys.service';
+
+const language = (req: { headers: Record<string, string | string[] | undefined> }) => {
+  const value = req.headers['accept-language'];
+  return typeof value === 'string' ? value : undefined;
+};
+
+export const passkeysHandlers: PartialHandlers<
+  | 'listPasskeys'
+  | 'createPasskey'
+  | 'updatePasskey'
+  | 'deletePasskey'
+  | 'createPasskeyRegistrationOptions'
+  | 'createPasskeyAuthenticationOptions'
+> = {
+  listPasskeys: async (ctx) => ({
+    status: 200,
+    body: await listPasskeys(ctx.services, requireAuth(ctx), pageParams(ctx.query)),
+  }),
+  createPasskeyRegistrationOptions: async (ctx) => ({
+    status: 201,
+    body: await registrationOptions(ctx.services, requireAuth(ctx)),
+  }),
+  createPasskey: async (ctx) => ({
+    status: 201,
+    body: await registerPasskey(ctx.services, requireAuth(ctx), {
+      name: ctx.body.name,
+      // The contract's shape of RegistrationResponseJSON (its members checked by the validator).
+      credential: ctx.body.credential as unknown as RegistrationResponseJSON,
+      acceptLanguage: language(ctx.req),
+    }),
+  }),
+  updatePasskey: async (ctx) => ({
+    status: 200,
+    body: await updatePasskey(ctx.services, requireAuth(ctx), ctx.path.passkeyId, ctx.body.name),
+  }),
+  deletePasskey: async (ctx) => {
+    await deletePasskey(ctx.services, requireAuth(ctx), ctx.path.passkeyId, language(ctx.req));
+    return { status: 204 };
+  },
+  createPasskeyAuthenticationOptions: async (ctx) => ({
+    status: 201,
+    body: await authenticationOptions(ctx.services, clientAddress(ctx.req)),
+  }),
+};

@@ -1,0 +1,249 @@
+// Enrolment: the signed-in user's passkeys in this region (options, registration, list, rename, delete), each
+// change written to passkey_events and told to the user by email in their language.
+import { randomUUID } from 'node:crypto';
+import { generateRegistrationOptions, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { components } from '../../../../generated/core-api';
+import { ApiError } from '../../errors';
+import { languageForUser } from '../../messages/recipient-language';
+import { passkeyAddedEmail, passkeyRemovedEmail } from '../../messages/sign-in-messages';
+import { policies } from '../../security/throttle';
+import type { Services } from '../../services';
+import type { AuthContext } from '../../shared/caller';
+import { pageOf, type PageParams } from '../../shared/paging';
+import { authenticatorName } from './authenticators';
+import {
+  consumeChallenges,
+  countPasskeys,
+  credentialsOfUser,
+  deletePasskeyRow,
+  findOwnPasskey,
+  insertChallenge,
+  insertPasskey,
+  insertPasskeyEvent,
+  listPasskeyRows,
+  lockUser,
+  renamePasskey,
+} from './passkeys.repository';
+import {
+  algorithms,
+  challengeLifetimeMs,
+  clientDataOf,
+  maxPasskeysPerUser,
+  newChallenge,
+  userHandle,
+  verifyRegistration,
+} from './webauthn';
+
+type Passkey = components['schemas']['Passkey'];
+
+export const passkeyView = (row: {
+  id: string;
+  name: string;
+  aaguid: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  suspicious_at: Date | null;
+}): Passkey => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at.toISOString(),
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
+  authenticator: authenticatorName(row.aaguid),
+  suspicious: row.suspicious_at !== null,
+});
+
+/**
+ * Only a session that proved the account's own credentials (its password, with the second factor the account
+ * has, or a passkey) may add a passkey: a single sign-on session answers to the organisation's identity provider,
+ * and a coAlert code is shared, so neither may leave a lasting credential of the account behind.
+ */
+function requireOwnCredentials(auth: AuthContext): void {
+  if (auth.factors.password !== 'verified' && auth.factors.passkey !== 'verified')
+    throw new ApiError('FORBIDDEN', { message: 'Sign in with your password or a passkey to add a passkey' });
+}
+
+const limitReached = () =>
+  new ApiError('LIMIT_REACHED', { message: `The account already has ${maxPasskeysPerUser} passkeys` });
+
+export async function registrationOptions(services: Services, auth: AuthContext) {
+  requireOwnCredentials(auth);
+  const { db, config } = services;
+  const user = await db.selectFrom('users').select(['email', 'name']).where('id', '=', auth.userId).executeTakeFirst();
+  if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
+  const existing = await credentialsOfUser(db, auth.userId);
+  if (existing.length >= maxPasskeysPerUser) throw limitReached();
+  await services.throttle.consume([`passkey:options:${auth.userId}`, policies.passkeyRegistrationPerUser]);
+  const challenge = newChallenge();
+  const options = await generateRegistrationOptions({
+    rpName: config.webauthn.rpName,
+    rpID: config.webauthn.rpId,
+    userID: userHandle(config.region, auth.userId),
+    userName: user.email,
+    userDisplayName: user.name || user.email,
+    challenge: Buffer.from(challenge, 'base64url'),
+    timeout: challengeLifetimeMs,
+    attestationType: 'none',
+    excludeCredentials: existing.map((c) => ({ id: c.credential_id, transports: transportsOf(c.transports) })),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+    supportedAlgorithmIDs: algorithms,
+  });
+  await insertChallenge(db, {
+    challenge,
+    purpose: 'registration',
+    userId: auth.userId,
+    expiresAt: new Date(services.now().getTime() + challengeLifetimeMs),
+  });
+  // Only what the contract names: the library may add members later.
+  return {
+    rp: { name: options.rp.name, id: options.rp.id ?? config.webauthn.rpId },
+    user: { id: options.user.id, name: options.user.name, displayName: options.user.displayName },
+    challenge: options.challenge,
+    pubKeyCredParams: options.pubKeyCredParams.map((p) => ({ alg: p.alg, type: 'public-key' as const })),
+    timeout: options.timeout ?? challengeLifetimeMs,
+    excludeCredentials: (options.excludeCredentials ?? []).map((c) => ({
+      id: c.id,
+      type: 'public-key' as const,
+      ...(c.transports?.length ? { transports: transportsOf(c.transports) } : {}),
+    })),
+    authenticatorSelection: {
+      residentKey: 'required' as const,
+      requireResidentKey: true as const,
+      userVerification: 'required' as const,
+    },
+    attestation: 'none' as const,
+    extensions: { credProps: true },
+    hints: [],
+  };
+}
+
+type Transport = components['schemas']['AuthenticatorTransport'];
+const knownTransports = new Set<string>(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+/** Transports the contract names (an authenticator may report others; they are of no use to a browser here). */
+export const transportsOf = (transports: readonly string[]): Transport[] =>
+  transports.filter((t): t is Transport => knownTransports.has(t));
+
+const cleanName = (name: string | undefined) => name?.trim().slice(0, 64) || undefined;
+
+/**
+ * Verifies the answer to the caller's own live registration challenge (used up whatever the outcome) and stores
+ * the passkey, in one transaction that also holds the user's row, so the limit of 10 holds under concurrency.
+ */
+export async function registerPasskey(
+  services: Services,
+  auth: AuthContext,
+  input: { name?: string; credential: RegistrationResponseJSON; acceptLanguage?: string },
+): Promise<Passkey> {
+  requireOwnCredentials(auth);
+  const { config, logger } = services;
+  const client = clientDataOf(input.credential);
+  if (!client)
+    throw new ApiError('PASSKEY_REGISTRATION_FAILED', { message: "The authenticator's answer could not be read" });
+  const now = services.now();
+  const outcome = await services.db.transaction().execute(async (trx) => {
+    const user = await lockUser(trx, auth.userId);
+    if (!user) return { error: 'INVALID_SESSION' as const };
+    const [live] = await consumeChallenges(trx, {
+      challenges: [client.challenge],
+      purpose: 'registration',
+      userId: auth.userId,
+      now,
+    });
+    if (!live) return { error: 'PASSKEY_CHALLENGE_EXPIRED' as const };
+    if ((await countPasskeys(trx, auth.userId)) >= maxPasskeysPerUser) return { error: 'LIMIT_REACHED' as const };
+    if (input.credential.id !== input.credential.rawId) return { error: 'PASSKEY_REGISTRATION_FAILED' as const };
+    const verified = await verifyRegistration(config.webauthn, logger, input.credential, live);
+    if (!verified) return { error: 'PASSKEY_REGISTRATION_FAILED' as const };
+    const id = randomUUID();
+    const name = cleanName(input.name) ?? authenticatorName(verified.aaguid) ?? 'Passkey';
+    const inserted = await insertPasskey(trx, {
+      id,
+      user_id: auth.userId,
+      credential_id: verified.credentialId,
+      public_key: Buffer.from(verified.publicKey),
+      counter: verified.counter,
+      transports: verified.transports,
+      aaguid: verified.aaguid,
+      name,
+      device_type: verified.deviceType,
+      backed_up: verified.backedUp,
+    });
+    // The same credential registered before (here or by anyone): refused, never moved.
+    if (!inserted) return { error: 'PASSKEY_REGISTRATION_FAILED' as const };
+    await insertPasskeyEvent(trx, { userId: auth.userId, passkeyId: id, kind: 'added', sessionId: auth.sessionId });
+    return { passkey: (await findOwnPasskey(trx, auth.userId, id))!, user };
+  });
+  if (outcome.error !== undefined) {
+    if (outcome.error === 'LIMIT_REACHED') throw limitReached();
+    const messages = {
+      INVALID_SESSION: 'The session has ended',
+      PASSKEY_CHALLENGE_EXPIRED: 'The passkey challenge has expired or was used; ask for new options',
+      PASSKEY_REGISTRATION_FAILED: "The authenticator's answer could not be verified",
+    };
+    throw new ApiError(outcome.error, { message: messages[outcome.error] });
+  }
+  logger.info({ userId: auth.userId, passkeyId: outcome.passkey.id }, 'passkey added');
+  await tellUser(services, auth.userId, outcome.user.email, input.acceptLanguage, (language) =>
+    passkeyAddedEmail(language, { name: outcome.passkey.name, email: outcome.user.email }),
+  );
+  return passkeyView(outcome.passkey);
+}
+
+/** The notice of an added or removed passkey; a failure to send it is logged, the change stands. */
+async function tellUser(
+  services: Services,
+  userId: number,
+  to: string,
+  acceptLanguage: string | undefined,
+  compose: (language: Awaited<ReturnType<typeof languageForUser>>) => ReturnType<typeof passkeyAddedEmail>,
+): Promise<void> {
+  try {
+    const language = await languageForUser(services.db, userId, acceptLanguage);
+    await services.notifier.email.send({ to, ...compose(language) });
+  } catch (error) {
+    services.logger.error(
+      { err: error instanceof Error ? error.message : String(error), userId },
+      'could not send the passkey notice',
+    );
+  }
+}
+
+export async function listPasskeys(services: Services, auth: AuthContext, page: PageParams) {
+  const [rows, total] = await Promise.all([
+    listPasskeyRows(services.db, auth.userId, page),
+    countPasskeys(services.db, auth.userId),
+  ]);
+  return pageOf(rows.map(passkeyView), total, page);
+}
+
+export async function updatePasskey(services: Services, auth: AuthContext, id: string, name: string): Promise<Passkey> {
+  const clean = cleanName(name);
+  if (!clean)
+    throw new ApiError('BAD_REQUEST', {
+      message: 'The name must not be empty',
+      issues: [{ where: 'body', path: '/name', message: 'must not be only white space' }],
+    });
+  const row = await renamePasskey(services.db, auth.userId, id, clean);
+  if (!row) throw new ApiError('NOT_FOUND', { message: 'No such passkey' });
+  return passkeyView(row);
+}
+
+export async function deletePasskey(
+  services: Services,
+  auth: AuthContext,
+  id: string,
+  acceptLanguage?: string,
+): Promise<void> {
+  const removed = await services.db.transaction().execute(async (trx) => {
+    const row = await deletePasskeyRow(trx, auth.userId, id);
+    if (row)
+      await insertPasskeyEvent(trx, { userId: auth.userId, passkeyId: id, kind: 'removed', sessionId: auth.sessionId });
+    return row;
+  });
+  if (!removed) throw new ApiError('NOT_FOUND', { message: 'No such passkey' });
+  services.logger.info({ userId: auth.userId, passkeyId: id }, 'passkey removed');
+  const user = await services.db.selectFrom('users').select('email').where('id', '=', auth.userId).executeTakeFirst();
+  if (user)
+    await tellUser(services, auth.userId, user.email, acceptLanguage, (language) =>
+      passkeyRemovedEmail(language, { name: removed.name, email: user.email }),
+    );
+}
