@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
 import sv from '../src/i18n/locales/sv.json';
 import { awaitMessage, axeViolations, linkIn } from './support/browser';
-import { browserSuite } from './support/browser-suite';
+import { appReady, browserSuite } from './support/browser-suite';
 import type { Stack } from './support/stack';
 
 const CHOSEN = 'Chosen-Password-7!';
@@ -81,6 +81,7 @@ async function logIn(page: Page, email: string) {
   const demo = `${stack.demo}/app/login`;
   await page.goto(`${stack.web}/login?redirectUrl=${encodeURIComponent(demo)}`);
   await page.locator('#email').waitFor();
+  await appReady(page);
   await page.fill('#email', email);
   await page.fill('#password', CHOSEN);
   await page.click('form button[type=submit]');
