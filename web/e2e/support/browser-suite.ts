@@ -102,7 +102,8 @@ export function browserSuite(
         }
       });
       const url = path.startsWith('http') ? path : `${stack!.web}${path}`;
-      await page.goto(url);
+      // Not waiting for the app: not for the page's load either, which waits for the app's script.
+      await page.goto(url, { waitUntil: waitForApp ? 'load' : 'commit' });
       if (waitForApp && url.startsWith(`${stack!.web}/`)) await appReady(page);
       return { page, requests, cspViolations };
     },
