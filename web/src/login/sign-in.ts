@@ -4,7 +4,14 @@ import { buildRedirectUrl } from './redirect-url';
 import { needsOneTimeCode } from './factors';
 import { accessTokenLifetimeMs } from './token-lifetime';
 import type { AvailableRegion } from './probe-regions';
-import { clearSignInStorage, readRedirectUrl, readRegion, storePendingSession, storeRegion } from './sign-in-storage';
+import {
+  clearSignInStorage,
+  markSignInFinished,
+  readRedirectUrl,
+  readRegion,
+  storePendingSession,
+  storeRegion,
+} from './sign-in-storage';
 
 /** Where the browser goes once a session exists. */
 export type NextStep = { kind: 'two-factor' } | { kind: 'redirect'; url: string } | { kind: 'invalid-redirect' };
@@ -20,6 +27,7 @@ export function completeSignIn(session: { id: string; refreshToken: string }, al
     allowList,
   );
   clearSignInStorage();
+  markSignInFinished(session.id);
   return url ? { kind: 'redirect', url } : { kind: 'invalid-redirect' };
 }
 
