@@ -297,3 +297,18 @@ describe('the prerendered login screen (issue 27 §2)', () => {
     await expectProvenSession(stack, page, 'app', 'eu-north-1');
   });
 });
+
+describe("the region's API reference (/docs)", () => {
+  test('loads compressed, under a policy that refuses nothing on it: its own inline scripts by hash, and the Redoc logo', async () => {
+    const { page, cspViolations } = await visit(`${stack.europe.url}/docs`, 'en-GB', { waitForApp: false });
+    const response = await page.waitForResponse((r) => r.url() === `${stack.europe.url}/docs`).catch(() => null);
+    await page.waitForLoadState('load');
+    // The reference is on the page, and Redoc's scripts (and its logo) had their moment to run and load.
+    await page.waitForFunction(() => (document.getElementById('redoc')?.textContent?.length ?? 0) > 1000);
+    await page.waitForTimeout(1500);
+    expect(cspViolations).toEqual([]);
+    const policy = (await page.context().request.get(`${stack.europe.url}/docs`)).headers()['content-security-policy'];
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(response === null || ['br', 'gzip'].includes(response.headers()['content-encoding'] ?? '')).toBe(true);
+  });
+});
