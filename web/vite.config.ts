@@ -3,6 +3,8 @@ import react from '@vitejs/plugin-react';
 import { PRODUCTION_API_URLS } from './src/config/platforms.ts';
 import { allowedScriptHash, securityHeaders } from './deploy/security-headers.ts';
 import { signInShell } from './shell/plugin.ts';
+import { precompressBuild } from './shell/precompress.ts';
+import { prerenderLogin } from './shell/prerender.ts';
 
 const web = import.meta.dirname;
 
@@ -18,7 +20,13 @@ function apiOrigins(mode: string): string[] {
 }
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), signInShell({ requiredScriptHash: () => allowedScriptHash(web) })],
+  // The prerendered login screens are written after the bundle, and compressed with everything else last.
+  plugins: [
+    react(),
+    signInShell({ requiredScriptHash: () => allowedScriptHash(web) }),
+    prerenderLogin(),
+    precompressBuild(),
+  ],
   server: { port: 5173, strictPort: true },
   // The preview of a build sends the headers its production host sends (web/deploy/sign-in.conf.template).
   // Vite's own preview port (4173, or the next free one; --port picks another): never the development server's.

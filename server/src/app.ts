@@ -17,6 +17,7 @@ import { rejectNulCharacters } from './http/reject-nul';
 import { requestLog } from './http/request-log';
 import type { HandlerMap } from './http/operations';
 import { contractView, docsPath } from './http/spec';
+import { docsRoute } from './http/docs-page';
 import { credentialSchemes, errorRefiners, handlers as defaultHandlers } from './modules/registry';
 import type { Services } from './services';
 import { devOutboxRouter } from './notify/dev-outbox';
@@ -56,13 +57,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       res.status(503).json(new ApiError('SERVICE_UNAVAILABLE', { message: 'The database is not reachable' }).toBody());
     }
   });
-  app.get(
-    '/docs',
-    helmet.contentSecurityPolicy({
-      directives: { 'script-src': ["'self'", "'unsafe-inline'"], 'worker-src': ["'self'", 'blob:'] },
-    }),
-    (_req, res) => res.sendFile(docsPath),
-  );
+  app.get('/docs', docsRoute(docsPath));
   // Default avatars for users without a picture (User.imageUrls is never null).
   app.use(
     '/assets',

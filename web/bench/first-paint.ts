@@ -3,10 +3,11 @@
 // opens /login in Debian's Chromium with a cold cache, five times per profile:
 //   desktop  loopback, no throttling
 //   mobile   CPU 4× slower, 150 ms round trip, 1.6 Mbps down, 750 kbps up (Chrome DevTools Protocol emulation)
-// "Usable" is the moment the login form rendered by the app is in the page (its heading and email field, with the
-// app's event handlers attached); "first paint" is the browser's first contentful paint (the shell). Medians of 5.
-// Budgets: usable ≤ 400 ms on desktop and ≤ 1200 ms on mobile (issue 15). `--markdown` prints a section for
-// docs/benchmarks.md; the exit code is 1 when a budget is missed.
+// "Visible" is the first paint of the login form (its heading and email field; the host serves it prerendered, so
+// this is the browser's first contentful paint); "usable" is the moment the app has taken the form over (the mark
+// it sets once hydrateRoot's first render is committed, src/app/app-tree.tsx). Medians of 5. Budgets (issue 27):
+// on mobile visible ≤ 800 ms and usable ≤ 1500 ms, on desktop usable ≤ 400 ms. `--markdown` prints a section for
+// docs/benchmarks.md; a missed budget is said in one line, and the exit code is then 1.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,17 +24,21 @@ const LOGIN = `/login?redirectUrl=${encodeURIComponent('https://app.example-prod
 
 interface Profile {
   name: 'desktop' | 'mobile';
+  /** Usable at the latest. */
   budgetMs: number;
+  /** Visible at the latest, where the issue sets one. */
+  visibleBudgetMs: number | null;
   cpuSlowdown: number;
   network: { latency: number; downloadThroughput: number; uploadThroughput: number } | null;
 }
 
 const PROFILES: Profile[] = [
-  { name: 'desktop', budgetMs: 400, cpuSlowdown: 1, network: null },
+  { name: 'desktop', budgetMs: 400, visibleBudgetMs: null, cpuSlowdown: 1, network: null },
   // Throughput in bytes per second, as the protocol wants it.
   {
     name: 'mobile',
-    budgetMs: 1200,
+    budgetMs: 1500,
+    visibleBudgetMs: 800,
     cpuSlowdown: 4,
     network: { latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 },
   },
@@ -41,6 +46,7 @@ const PROFILES: Profile[] = [
 
 interface Sample {
   usableMs: number;
+  visibleMs: number;
   firstPaintMs: number;
 }
 
@@ -93,12 +99,13 @@ async function visit(browser: Browser, origin: string, profile: Profile): Promis
   // bypassCSP: the measuring probes below are evaluated as strings, which the app's policy rightly refuses.
   const viewport = profile.name === 'mobile' ? { width: 412, height: 823 } : { width: 1280, height: 800 };
   const context = await browser.newContext({ viewport, locale: 'sv-SE', bypassCSP: true });
-  // Notes the moment the app's login form is in the page (injected before any of the page's own scripts run; a
-  // string, so that nothing the TypeScript loader adds to functions reaches the page).
+  // Notes the moment the login form is in the page, and the frame after it (injected before any of the page's own
+  // scripts run; a string, so that nothing the TypeScript loader adds to functions reaches the page).
   await context.addInitScript(`
     new MutationObserver(function (changes, observer) {
       if (!document.getElementById('login-title') || !document.querySelector('form #email')) return;
-      window.usableAt = performance.now();
+      window.formAt = performance.now();
+      requestAnimationFrame(function () { window.formFrameAt = performance.now(); });
       observer.disconnect();
     }).observe(document, { childList: true, subtree: true });
   `);
@@ -109,15 +116,25 @@ async function visit(browser: Browser, origin: string, profile: Profile): Promis
   if (profile.network) await cdp.send('Network.emulateNetworkConditions', { offline: false, ...profile.network });
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
   await page.goto(`${origin}${LOGIN}`, { waitUntil: 'commit' });
-  await page.waitForFunction("typeof window.usableAt === 'number'", undefined, { timeout: 30_000 });
-  // The paint entry is recorded once the frame is painted, a moment after the form is in the page.
+  await page.waitForFunction(
+    "typeof window.formAt === 'number' && performance.getEntriesByName('sign-in:ready').length > 0",
+    undefined,
+    { timeout: 30_000 },
+  );
   await page
     .waitForFunction("performance.getEntriesByName('first-contentful-paint').length > 0", undefined, { timeout: 5000 })
     .catch(() => undefined);
-  const sample = (await page.evaluate(`({
-    usableMs: window.usableAt,
-    firstPaintMs: (performance.getEntriesByName('first-contentful-paint')[0] || { startTime: NaN }).startTime,
-  })`)) as Sample;
+  // Visible: the first contentful paint when the form was in the page by then (prerendered), else the frame after
+  // the app put it there. Usable: the app's mark, once the form is there.
+  const sample = (await page.evaluate(`(() => {
+    const paint = (performance.getEntriesByName('first-contentful-paint')[0] || { startTime: NaN }).startTime;
+    const ready = performance.getEntriesByName('sign-in:ready')[0].startTime;
+    return {
+      usableMs: Math.max(ready, window.formAt),
+      visibleMs: window.formAt <= paint ? paint : (window.formFrameAt || window.formAt),
+      firstPaintMs: paint,
+    };
+  })()`)) as Sample;
   await context.close();
   return sample;
 }
@@ -156,36 +173,49 @@ async function main() {
 
   const results = rows.map(({ profile, samples }) => {
     const usable = median(samples.map((sample) => sample.usableMs));
+    const visible = median(samples.map((sample) => sample.visibleMs));
+    const missed = [
+      ...(usable > profile.budgetMs ? [`usable ${Math.round(usable)} ms > ${profile.budgetMs} ms`] : []),
+      ...(profile.visibleBudgetMs !== null && visible > profile.visibleBudgetMs
+        ? [`visible ${Math.round(visible)} ms > ${profile.visibleBudgetMs} ms`]
+        : []),
+    ];
     return {
       profile,
       usable,
+      visible,
       paint: median(samples.map((sample) => sample.firstPaintMs)),
-      all: samples.map((sample) => Math.round(sample.usableMs)),
-      ok: usable <= profile.budgetMs,
+      all: samples.map((sample) => `${Math.round(sample.visibleMs)}/${Math.round(sample.usableMs)}`),
+      missed,
     };
   });
+  const budget = (profile: Profile) =>
+    `${profile.visibleBudgetMs === null ? '' : `visible ≤ ${profile.visibleBudgetMs} ms, `}usable ≤ ${profile.budgetMs} ms`;
   const table = [
-    '| Profile | Login form usable (median of 5) | Budget | First paint (the shell) | Every round, usable |',
-    '|---|---:|---:|---:|---|',
+    '| Profile | Form visible (median of 5) | Form usable (median of 5) | Budget | First contentful paint | Every round, visible/usable |',
+    '|---|---:|---:|---|---:|---|',
     ...results.map(
       (r) =>
-        `| ${r.profile.name} | ${Math.round(r.usable)} ms ${r.ok ? '✔' : '✘'} | ≤ ${r.profile.budgetMs} ms | ${Math.round(r.paint)} ms | ${r.all.join(', ')} ms |`,
+        `| ${r.profile.name} | ${Math.round(r.visible)} ms | ${Math.round(r.usable)} ms | ${budget(r.profile)} ${r.missed.length ? '✘' : '✔'} | ${Math.round(r.paint)} ms | ${r.all.join(', ')} ms |`,
     ),
   ].join('\n');
   const section = `## Sign-in web app: first paint (\`web/bench/first-paint.ts\`)
 
 The production build served by nginx with its production configuration (web/deploy), opened at /login in Debian's
 Chromium with a cold cache and a Swedish browser. Desktop: loopback, no throttling. Mobile: CPU 4× slower, 150 ms
-round trip, 1.6 Mbps down, 750 kbps up (Chrome DevTools Protocol emulation). "Usable": the app's login form is in
-the page; "first paint": the browser's first contentful paint (the shell with the localized loading text).
-Initial JavaScript: ${kb} kB gzip (budget 60 kB, \`npm run check:size -w web\`).
+round trip, 1.6 Mbps down, 750 kbps up (Chrome DevTools Protocol emulation). "Visible": the first paint of the login
+form, prerendered at build time (web/shell/prerender.ts) in the browser's language; "usable": the app has
+hydrated it (the mark after hydrateRoot's first commit). Initial JavaScript: ${kb} kB gzip (budget 125 kB,
+\`npm run check:size -w web\`); the host sends the Brotli or gzip copy the build wrote, whichever the browser takes.
 
 ${table}
 
 Reproduce: \`npm run bench -w web\` (or \`BENCH_ONLY=web npm run bench\`).
 `;
   console.log(args.includes('--markdown') ? section : `${table}\n\nInitial JavaScript: ${kb} kB gzip`);
-  process.exitCode = results.every((r) => r.ok) ? 0 : 1;
+  const missed = results.flatMap((r) => r.missed.map((what) => `${r.profile.name}: ${what}`));
+  if (missed.length > 0) console.error(`first-paint: budget missed: ${missed.join('; ')}`);
+  process.exitCode = missed.length === 0 ? 0 : 1;
 }
 
 await main();

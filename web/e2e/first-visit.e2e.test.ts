@@ -5,11 +5,11 @@
  * announcement per login error, the show/hide toggle, the code limit, the calling platform's name, the dark
  * colour scheme, and a region that sheds requests at the door (503 with Retry-After).
  */
-import type { Page, Route } from 'playwright-core';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
 import sv from '../src/i18n/locales/sv.json';
-import { axeViolations } from './support/browser';
-import { browserSuite } from './support/browser-suite';
+import { awaitMessage, axeViolations, codeIn } from './support/browser';
+import { READY_MARK, appReady, browserSuite } from './support/browser-suite';
 import {
   PASSWORD,
   type Platform,
@@ -179,6 +179,31 @@ describe('a first visit, as a new user makes it', () => {
     expect(await page.getByText(en.twoFactor.sentRecently).count()).toBe(0);
   });
 
+  test('a tab whose sign-in was finished in another tab says so, not that it expired', async () => {
+    const { page } = await visit(loginPath());
+    const since = Date.now();
+    await fillLogin(page, 'erik@demo.test', PASSWORD);
+    await page.waitForURL(`${stack.web}/login/2fa`);
+    const message = await awaitMessage(stack.europe.url, 'erik@demo.test', since);
+    // A second tab of the same sign-in, as a duplicated tab is: its own copy of the first tab's session storage.
+    const saved = await page.evaluate(() => JSON.stringify(Object.fromEntries(Object.entries(sessionStorage))));
+    const second = await page.context().newPage();
+    await second.addInitScript((entries) => {
+      if (sessionStorage.length > 0) return;
+      for (const [key, value] of Object.entries(JSON.parse(entries) as Record<string, string>))
+        sessionStorage.setItem(key, value);
+    }, saved);
+    await second.goto(`${stack.web}/login/2fa`);
+    await second.fill('#code', codeIn(message));
+    await expectProvenSession(stack, second, 'app', 'eu-north-1');
+    // The first tab, untouched: it says where the sign-in went, at once and after a reload.
+    await page.getByText(en.twoFactor.finishedElsewhere).waitFor({ timeout: 5000 });
+    expect(await page.getByText(en.twoFactor.sessionEnded).count()).toBe(0);
+    await page.reload();
+    await page.getByText(en.twoFactor.finishedElsewhere).waitFor({ timeout: 10_000 });
+    expect(await page.getByText(en.twoFactor.sessionEnded).count()).toBe(0);
+  });
+
   test("the login page names the calling platform under its title, in the page's language", async () => {
     for (const [platform, name] of [
       ['admin', en.platform.admin],
@@ -232,5 +257,58 @@ describe('a region that sheds requests at the door', () => {
     await page.getByText(en.errors.busy).waitFor({ timeout: 10_000 });
     expect(await page.getByText(en.errors.generic).count()).toBe(0);
     expect(await page.getByText(en.errors.wrongLogin).count()).toBe(0);
+  });
+});
+
+describe('the prerendered login screen (issue 27 §2)', () => {
+  /** Holds the app's JavaScript back until `release` is called: the page shows only what the host served. */
+  async function holdTheApp() {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    return {
+      release,
+      prepare: (context: BrowserContext) =>
+        context.route('**/assets/**/*.js', async (route) => {
+          await released;
+          await route.continue();
+        }),
+    };
+  }
+
+  test('what a user types before the app runs is kept when it takes over, and is what signs her in', async () => {
+    const held = await holdTheApp();
+    const { page } = await visit(loginPath(), 'en-GB', { prepare: held.prepare, waitForApp: false });
+    await page.locator('#email').waitFor();
+    await page.click('#email');
+    await page.keyboard.type('anna@demo.test');
+    await page.click('#password');
+    await page.keyboard.type(PASSWORD);
+    expect(await page.evaluate((mark) => performance.getEntriesByName(mark).length, READY_MARK)).toBe(0);
+    held.release();
+    await appReady(page);
+    // Taken over: the typed values stay in the fields, and the focus where she left it.
+    expect(await page.inputValue('#email')).toBe('anna@demo.test');
+    expect(await page.inputValue('#password')).toBe(PASSWORD);
+    await expectFocus(page, 'input#password');
+    // Whatever re-renders the fields now (leaving one, say) keeps them.
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.inputValue('#password')).toBe(PASSWORD);
+    await page.click('form button[type=submit]');
+    await expectProvenSession(stack, page, 'app', 'eu-north-1');
+  });
+});
+
+describe("the region's API reference (/docs)", () => {
+  test('loads compressed, under a policy that refuses nothing on it: its own inline scripts by hash, and the Redoc logo', async () => {
+    const { page, cspViolations } = await visit(`${stack.europe.url}/docs`, 'en-GB', { waitForApp: false });
+    const response = await page.waitForResponse((r) => r.url() === `${stack.europe.url}/docs`).catch(() => null);
+    await page.waitForLoadState('load');
+    // The reference is on the page, and Redoc's scripts (and its logo) had their moment to run and load.
+    await page.waitForFunction(() => (document.getElementById('redoc')?.textContent?.length ?? 0) > 1000);
+    await page.waitForTimeout(1500);
+    expect(cspViolations).toEqual([]);
+    const policy = (await page.context().request.get(`${stack.europe.url}/docs`)).headers()['content-security-policy'];
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    expect(response === null || ['br', 'gzip'].includes(response.headers()['content-encoding'] ?? '')).toBe(true);
   });
 });

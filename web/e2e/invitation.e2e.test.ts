@@ -9,7 +9,8 @@ import type { Page } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
 import sv from '../src/i18n/locales/sv.json';
 import { awaitMessage, axeViolations, linkIn } from './support/browser';
-import { browserSuite } from './support/browser-suite';
+import { appReady, browserSuite } from './support/browser-suite';
+import { expectProvenSession, fillLogin } from './support/sign-in-pages';
 import type { Stack } from './support/stack';
 
 const CHOSEN = 'Chosen-Password-7!';
@@ -81,6 +82,7 @@ async function logIn(page: Page, email: string) {
   const demo = `${stack.demo}/app/login`;
   await page.goto(`${stack.web}/login?redirectUrl=${encodeURIComponent(demo)}`);
   await page.locator('#email').waitFor();
+  await appReady(page);
   await page.fill('#email', email);
   await page.fill('#password', CHOSEN);
   await page.click('form button[type=submit]');
@@ -94,12 +96,24 @@ describe('invitations in a real browser', () => {
     expect(message.subject).toBe('Your account at Demo Municipality');
     const link = linkIn(message);
     expect(link.startsWith(`${stack.web}/set-password?userId=`)).toBe(true);
+    // The link names the platform she is invited to (the demo data's invitation: the app).
+    expect(new URL(link).searchParams.get('platform')).toBe('app');
     const { page, requests } = await visit(link);
     await choosePassword(page, en);
     expectTokenOnlyToEurope(link, requests);
-    await page.reload();
-    await page.getByRole('heading', { name: en.newPassword.usedTitleSet }).waitFor();
-    await logIn(page, 'nora@demo.test');
+    // The way onward: a sign-in to that platform, from the success screen (this tab never went through /login).
+    const onward = page.getByRole('link', { name: en.newPassword.toPlatform.replace('{{platform}}', en.platform.app) });
+    expect(await onward.getAttribute('href')).toBe(
+      `/login?redirectUrl=${encodeURIComponent(`${stack.demo}/app/login`)}`,
+    );
+    await onward.click();
+    await page.getByRole('heading', { name: en.login.title }).waitFor();
+    expect(await page.locator('#login-platform').textContent()).toBe(en.platform.app);
+    await fillLogin(page, 'nora@demo.test', CHOSEN);
+    await expectProvenSession(stack, page, 'app', 'eu-north-1');
+    // The link is used now.
+    const again = await visit(link);
+    await again.page.getByRole('heading', { name: en.newPassword.usedTitleSet }).waitFor();
   });
 
   test('a user created by the directory with Swedish as language gets a Swedish invitation, a Swedish page, and logs in', async () => {

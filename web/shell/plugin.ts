@@ -8,9 +8,9 @@ import { inlineBootScript, scriptHash } from './boot-script.ts';
 
 const LOCALES = join(import.meta.dirname, '..', 'src', 'i18n', 'locales');
 
-type Locale = { app: { loading: string; noscript: string }; login: { title: string } };
+export type Locale = { app: { loading: string; noscript: string }; login: { title: string } } & Record<string, unknown>;
 
-function readLocales(): Record<string, Locale> {
+export function readLocales(): Record<string, Locale> {
   const files = readdirSync(LOCALES).filter((file) => file.endsWith('.json'));
   return Object.fromEntries(
     files.map((file) => [
@@ -26,7 +26,7 @@ const bootScript = () => inlineBootScript(readFileSync(join(import.meta.dirname,
 /** The CSP source that allows the inline boot script. */
 export const bootScriptHash = () => scriptHash(bootScript());
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** index.html's placeholders filled in: the texts data block, the boot script and the noscript text. */
 export function shellHtml(html: string): string {

@@ -81,6 +81,8 @@ describe('user invite', () => {
     const [mail] = await mailsTo('ann@school.example');
     expect(mail.subject).toBe('Ditt konto hos Demo School');
     expect(await state(linkIn(mail.body))).toBe('valid');
+    // An administrator's invitation leads to the admin panel once the password is set.
+    expect(/[?&]platform=(\w+)/.exec(mail.body)?.[1]).toBe('admin');
   });
 
   test('inviting again sends a new link and the old one stops working', async () => {

@@ -1,6 +1,11 @@
 import request from 'supertest';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, insertUser, signIn, v1 } from '../support/fixtures';
+import { readFileSync } from 'node:fs';
+import { type IncomingHttpHeaders, get } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { docsPath } from '../../src/http/spec';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -36,6 +41,34 @@ describe('docs and headers', () => {
     expect(res.text).not.toMatch(/<script[^>]+src="https?:/);
     for (const operationId of ['createSession', 'refreshSession', 'sendCecMessage', 'consumeSamlAssertion'])
       expect(res.text).toContain(operationId);
+  });
+
+  test('GET /docs is sent compressed, Brotli or gzip as the browser takes it, and whole otherwise', async () => {
+    const file = readFileSync(docsPath);
+    // Plain Node HTTP: what crosses the wire, undecoded (supertest decodes what it receives).
+    const server = ctx.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const { port } = server.address() as AddressInfo;
+    const raw = (encoding: string) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        get({ host: '127.0.0.1', port, path: '/docs', headers: { 'accept-encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const br = await raw('gzip, deflate, br');
+    expect([br.headers['content-encoding'], br.headers.vary]).toEqual(['br', 'Accept-Encoding']);
+    expect(brotliDecompressSync(br.body as Buffer).equals(file)).toBe(true);
+    // The page is some 2.8 MB; what crosses the wire is a small part of it.
+    expect((br.body as Buffer).length).toBeLessThan(file.length / 4);
+    const gz = await raw('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body as Buffer).equals(file)).toBe(true);
+    const plain = await raw('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect((plain.body as Buffer).equals(file)).toBe(true);
+    await new Promise((resolve) => server.close(resolve));
   });
 
   test('helmet headers are set and the framework is not advertised', async () => {

@@ -71,6 +71,8 @@ describe('an invitation to a user a directory creates (POST /core/v1/scim/v2/Use
     expect(mail.body).toContain('within 30 days');
     const link = linkOf(mail.body);
     expect(link).toMatchObject({ userId, lng: 'en' });
+    // A directory's user is invited to the app: the sign-in app offers to log in there once the password is set.
+    expect(/[?&]platform=(\w+)/.exec(mail.body)?.[1]).toBe('app');
     expect((await linkState(link)).body).toEqual({ state: 'valid' });
 
     const set = await setPassword(link);

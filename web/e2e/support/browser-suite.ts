@@ -6,12 +6,29 @@ import { securityHeaders } from '../../deploy/security-headers';
 import { launchChromium } from './chromium';
 import { type Stack, WEB, startStack } from './stack';
 
+/** The mark the app sets once its first render is committed (web/src/app/hydration.ts, READY_MARK). */
+export const READY_MARK = 'sign-in:ready';
+
+/** Waits until the sign-in app runs the page: the prerendered login form is on screen well before that. */
+export const appReady = (page: Page, timeout = 20_000) =>
+  page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, READY_MARK, { timeout });
+
 export interface Visit {
   page: Page;
   /** Every URL the page requested, in order. */
   requests: string[];
   /** What the browser refused under the Content-Security-Policy (checked empty after each test, with any page of the app that came without its security headers). */
   cspViolations: string[];
+}
+
+export interface VisitOptions {
+  /** Runs on the fresh context before the page opens (routes that hold or change requests, cookies, storage). */
+  prepare?: (context: BrowserContext) => Promise<unknown>;
+  /**
+   * Wait until the app has taken the page over (its ready mark: hydrated or rendered) before resolving; true by
+   * default for the sign-in app's pages, whose prerendered login form is on screen before the app runs.
+   */
+  waitForApp?: boolean;
 }
 
 export interface SuiteOptions {
@@ -26,7 +43,7 @@ export interface SuiteOptions {
 export function browserSuite(
   options: SuiteOptions,
   ready: (stack: Stack) => void,
-): { visit(path: string, locale?: string): Promise<Visit> } {
+): { visit(path: string, locale?: string, options?: VisitOptions): Promise<Visit> } {
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
@@ -51,9 +68,10 @@ export function browserSuite(
 
   return {
     /** A fresh browser in the given locale, at `path` of the sign-in app (or an absolute URL). */
-    async visit(path, locale = 'en-GB') {
+    async visit(path, locale = 'en-GB', { prepare, waitForApp = true } = {}) {
       const context = await browser!.newContext({ locale, viewport: { width: 1100, height: 820 } });
       contexts.push(context);
+      await prepare?.(context);
       if (options.loopbackOnly)
         await context.route(
           (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
@@ -83,7 +101,10 @@ export function browserSuite(
           violations.push(`${page.url()}: ${message.text()}`);
         }
       });
-      await page.goto(path.startsWith('http') ? path : `${stack!.web}${path}`);
+      const url = path.startsWith('http') ? path : `${stack!.web}${path}`;
+      // Not waiting for the app: not for the page's load either, which waits for the app's script.
+      await page.goto(url, { waitUntil: waitForApp ? 'load' : 'commit' });
+      if (waitForApp && url.startsWith(`${stack!.web}/`)) await appReady(page);
       return { page, requests, cspViolations };
     },
   };

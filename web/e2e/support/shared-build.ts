@@ -2,8 +2,10 @@
 // it calls (its regions and its demo platform, on free ports), which Vite writes into the JavaScript as plain
 // strings. So the e2e project's global set-up builds once with stand-in origins, and each stack copies that build
 // and writes its own origins over the stand-ins (startStack). Nothing else in the build depends on them: the
-// page's one inline script is fixed (its hash is in the CSP), and nginx compresses as it serves.
-import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// page's one inline script is fixed (its hash is in the CSP); the precompressed copies of a changed file are made
+// again.
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { buildWeb } from './hosting';
 
@@ -53,7 +55,13 @@ export function copySharedBuild(shared: string, dist: string, origins: Record<ke
       text = text.split(standIn).join(origins[name]);
       changed = true;
     }
-    if (changed) writeFileSync(path, text);
+    if (changed) {
+      writeFileSync(path, text);
+      // The build's precompressed copies (served by nginx's gzip_static and the Brotli map) must say the same.
+      if (existsSync(`${path}.gz`)) writeFileSync(`${path}.gz`, gzipSync(text, { level: 9 }));
+      if (existsSync(`${path}.br`))
+        writeFileSync(`${path}.br`, brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
+    }
   }
   const missing = Object.keys(STAND_IN).filter((name) => !found.has(name));
   if (missing.length > 0) throw new Error(`The shared web build has no stand-in for ${missing.join(', ')} (${shared})`);

@@ -1,6 +1,7 @@
 // What the browser tests of the sign-in app do again and again: fill the login form, wait for the demo platform's
 // proof of a session, read where the focus is and what the live region said.
 import type { Page } from 'playwright-core';
+import { appReady } from './browser-suite';
 import type { Stack } from './stack';
 
 export const PASSWORD = 'Demo-Password-1!';
@@ -38,6 +39,8 @@ export async function text(page: Page, selector: string): Promise<string> {
 
 export async function fillLogin(page: Page, email: string, password: string) {
   await page.locator('#email').waitFor();
+  // The prerendered form is there before the app runs: fill it once the app has taken it over.
+  await appReady(page);
   if (email) await page.fill('#email', email);
   if (password) await page.fill('#password', password);
   await page.click('form button[type=submit]');

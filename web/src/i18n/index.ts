@@ -1,11 +1,20 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { followHtmlLang } from './html-lang';
-import { FALLBACK_LANGUAGE, LANGUAGE_CODES, toLanguageCode } from './languages';
+import { FALLBACK_LANGUAGE, LANGUAGE_CODES, type LanguageCode, supportedLanguage, toLanguageCode } from './languages';
 import { loadLocale } from './load-locale';
 
 /** Where the chosen language is remembered (spec section 9: cached in local storage, read by index.html's boot script). */
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
+
+/**
+ * The cookie that carries the chosen language to the host, which serves the prerendered login screen in it before
+ * any script runs (web/deploy: query `lng`, this cookie, then Accept-Language).
+ */
+export const LANGUAGE_COOKIE = 'i18next';
+
+/** One year: as long as the local storage entry lasts in practice. */
+const COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /** A language's translations; a failed download is tried once more, then English stands in (words beat keys). */
 async function translations(language: string): Promise<Record<string, unknown>> {
@@ -45,6 +54,28 @@ function remember(language: string): void {
   } catch {
     // Storage may be off (privacy modes): the language then lasts for this page only.
   }
+  const secure = window.location.protocol === 'https:' ? '; secure' : '';
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=${COOKIE_MAX_AGE_S}; samesite=lax${secure}`;
+}
+
+/**
+ * The language the spec's order (section 9) picks from what only the browser knows (local, then session storage)
+ * when neither the query nor the cookie names one, which the host would have followed; null when the host's choice
+ * stands. A prerendered page hydrates in the host's language, then switches to this one.
+ */
+export function languageOnlyTheBrowserKnows(): LanguageCode | null {
+  if (supportedLanguage(new URLSearchParams(window.location.search).get('lng'))) return null;
+  const cookie = new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=([^;]*)`).exec(document.cookie);
+  if (cookie && supportedLanguage(cookie[1])) return null;
+  for (const storage of ['localStorage', 'sessionStorage'] as const) {
+    try {
+      const stored = supportedLanguage(window[storage].getItem(LANGUAGE_STORAGE_KEY));
+      if (stored) return stored;
+    } catch {
+      // Storage may be off.
+    }
+  }
+  return null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { platformOf } from './platform';
+import { loginPageOf, platformOf } from './platform';
 
 describe('the platform a sign-in returns to', () => {
   test.each([
@@ -14,4 +14,11 @@ describe('the platform a sign-in returns to', () => {
   ])('%s with clientType %s is %s', (url, clientType, expected) => {
     expect(platformOf(url, clientType)).toBe(expected);
   });
+});
+
+test("an invitation's platform leads to that platform's login page on the allow-list, or nowhere", () => {
+  const allowList = ['https://admin.example-product.com/login', 'https://app.example-product.com/login'];
+  expect(loginPageOf('app', allowList)).toBe('https://app.example-product.com/login');
+  expect(loginPageOf('admin', allowList)).toBe('https://admin.example-product.com/login');
+  expect(loginPageOf('academy', allowList)).toBeNull();
 });

@@ -27,3 +27,8 @@ export function platformOf(redirectUrl: string | null, clientType: string | null
   const standIn = DEVELOPMENT_LOGIN_PAGES.slice(0, 3).indexOf(`${url.origin}${url.pathname}`);
   return standIn >= 0 ? PLATFORMS[standIn] : null;
 }
+
+/** The login page of `platform` on the redirect allow-list (the first one that names it), or null. */
+export function loginPageOf(platform: Platform, allowList: readonly string[]): string | null {
+  return allowList.find((entry) => platformOf(entry, null) === platform) ?? null;
+}

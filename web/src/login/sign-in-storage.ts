@@ -125,3 +125,33 @@ export function forgetPendingSession(): void {
 export function clearSignInStorage(): void {
   for (const key of Object.values(KEYS)) write(key, null);
 }
+
+/**
+ * The sessions whose sign-in a tab finished, in local storage, which every tab of the browser shares (session
+ * storage is per tab: a duplicated tab has its own copy of the pending session). Another tab still waiting for the
+ * code of such a session can then say the sign-in was finished elsewhere, not that it expired. Only session ids
+ * are kept (no token), the last few.
+ */
+export const FINISHED_KEY = 'signIn.finishedSessions';
+const FINISHED_KEPT = 5;
+
+function finishedSessions(): string[] {
+  try {
+    const list = JSON.parse(window.localStorage.getItem(FINISHED_KEY) ?? '[]') as unknown;
+    return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function markSignInFinished(sessionId: string): void {
+  try {
+    const kept = [sessionId, ...finishedSessions().filter((id) => id !== sessionId)].slice(0, FINISHED_KEPT);
+    window.localStorage.setItem(FINISHED_KEY, JSON.stringify(kept));
+  } catch {
+    // Storage may be off: the other tab then says the sign-in ended, as before.
+  }
+}
+
+/** Whether another tab (or this one, earlier) finished the sign-in of this session. */
+export const isSignInFinished = (sessionId: string): boolean => finishedSessions().includes(sessionId);

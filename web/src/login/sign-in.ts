@@ -5,7 +5,14 @@ import { needsOneTimeCode } from './factors';
 import { type PasskeyOffer, type SignedInAt, mayOfferPasskey } from './passkey-offer';
 import { accessTokenLifetimeMs } from './token-lifetime';
 import type { AvailableRegion } from './probe-regions';
-import { clearSignInStorage, readRedirectUrl, readRegion, storePendingSession, storeRegion } from './sign-in-storage';
+import {
+  clearSignInStorage,
+  markSignInFinished,
+  readRedirectUrl,
+  readRegion,
+  storePendingSession,
+  storeRegion,
+} from './sign-in-storage';
 
 /**
  * Where the browser goes once a session exists. A redirect after a sign-in with a password may carry the offer
@@ -28,6 +35,7 @@ export function completeSignIn(session: Session, allowList: readonly string[], s
     allowList,
   );
   clearSignInStorage();
+  markSignInFinished(session.id);
   if (!url) return { kind: 'invalid-redirect' };
   if (!signedInAt || !mayOfferPasskey(session.factors)) return { kind: 'redirect', url };
   const passkeyOffer = { ...signedInAt, session: { id: session.id, accessToken: session.accessToken } };

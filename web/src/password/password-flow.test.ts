@@ -82,6 +82,18 @@ describe('the password policy (spec section 5)', () => {
 });
 
 describe('parsePasswordLink', () => {
+  test("keeps an invitation's platform; an unknown one is dropped without losing the link", () => {
+    expect(parsePasswordLink(new URLSearchParams(`userId=42&token=${TOKEN}&platform=admin`))).toEqual({
+      userId: 42,
+      token: TOKEN,
+      platform: 'admin',
+    });
+    expect(parsePasswordLink(new URLSearchParams(`userId=42&token=${TOKEN}&platform=evil`))).toEqual({
+      userId: 42,
+      token: TOKEN,
+    });
+  });
+
   test('when userId and token are well formed, returns them', () => {
     expect(parsePasswordLink(new URLSearchParams(`userId=42&token=${TOKEN}`))).toEqual({ userId: 42, token: TOKEN });
   });

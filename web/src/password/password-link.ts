@@ -1,4 +1,5 @@
 import { type RegionCode, isRegionCode } from '../config/regions';
+import { type Platform, PLATFORMS } from '../login/platform';
 import { read, write } from '../login/sign-in-storage';
 
 /** userId, token and region of an emailed set-password or reset-password link. */
@@ -7,6 +8,8 @@ export interface PasswordLink {
   token: string;
   /** The region that issued the link, the only one its token is sent to; absent in links emailed before. */
   region?: RegionCode;
+  /** An invitation's platform: where the user logs in once her password is set; absent in other links. */
+  platform?: Platform;
 }
 
 /** The contract's token format: 16-256 characters of the URL-safe base64 alphabet. */
@@ -20,8 +23,12 @@ export function parsePasswordLink(search: URLSearchParams): PasswordLink | null 
   const token = search.get('token') ?? '';
   const region = search.get('region');
   if (!USER_ID.test(userId) || !Number.isSafeInteger(Number(userId)) || !TOKEN.test(token)) return null;
-  if (region === null) return { userId: Number(userId), token };
-  return isRegionCode(region) ? { userId: Number(userId), token, region } : null;
+  // An unknown platform only loses the way onward, not the link.
+  const named = search.get('platform');
+  const platform = PLATFORMS.find((candidate) => candidate === named);
+  const link = { userId: Number(userId), token, ...(platform ? { platform } : {}) };
+  if (region === null) return link;
+  return isRegionCode(region) ? { ...link, region } : null;
 }
 
 const STORED = (kind: string) => `password.${kind}Link`;

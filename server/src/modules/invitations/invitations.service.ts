@@ -20,6 +20,12 @@ import {
 
 export const invitationJob = 'invitation.send';
 
+/**
+ * The platform an invitation leads to, carried by its link so the sign-in app can offer to log in there once the
+ * password is set: the admin panel for a tenant administrator, else the app (what a directory's users use).
+ */
+export type InvitationPlatform = 'admin' | 'app';
+
 /** Why a user gets no invitation; null when they need one. */
 export type NoInvitation = 'no-membership' | 'has-password' | 'signs-in-with-sso' | 'deactivated' | 'inactive-here';
 
@@ -39,7 +45,7 @@ export function whyNoInvitation(invitee: Invitee | undefined): NoInvitation | nu
 export async function scheduleInvitation(
   services: Services,
   trx: Executor,
-  input: { userId: number; tenantId: number },
+  input: { userId: number; tenantId: number; platform?: InvitationPlatform },
 ): Promise<{ job: string } | { none: NoInvitation }> {
   const none = whyNoInvitation(await findInvitee(trx, input.userId, input.tenantId));
   if (none) return { none };
@@ -47,7 +53,7 @@ export async function scheduleInvitation(
   await services.jobs.enqueue(trx, {
     kind: invitationJob,
     dedupeKey: job,
-    payload: { ...input, nonce: randomToken(16) },
+    payload: { ...input, platform: input.platform ?? 'app', nonce: randomToken(16) },
   });
   return { job };
 }
@@ -61,6 +67,8 @@ export async function sendInvitation(
   const userId = Number(payload.userId);
   const tenantId = Number(payload.tenantId);
   const nonce = String(payload.nonce);
+  // A job enqueued before invitations named their platform leads to the app.
+  const platform: InvitationPlatform = payload.platform === 'admin' ? 'admin' : 'app';
   const invitee = await findInvitee(services.db, userId, tenantId);
   const none = whyNoInvitation(invitee);
   if (none || !invitee) {
@@ -73,7 +81,7 @@ export async function sendInvitation(
     .transaction()
     .execute((trx) => replaceInvitationToken(trx, userId, passwordTokenHash(services, token), expiresAt));
   const language = chooseLanguage(invitee.preferred_language);
-  const link = passwordLink(services, userId, 'set', token, language);
+  const link = passwordLink(services, userId, 'set', token, language, platform);
   const email = invitationEmail(language, {
     organisation: invitee.organisation,
     email: invitee.email,

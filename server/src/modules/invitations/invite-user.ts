@@ -67,7 +67,11 @@ export async function inviteUser(services: Services, input: InviteInput): Promis
     return {
       userId,
       created: !existing,
-      invitation: await scheduleInvitation(services, trx, { userId, tenantId: input.tenantId }),
+      invitation: await scheduleInvitation(services, trx, {
+        userId,
+        tenantId: input.tenantId,
+        platform: input.admin ? 'admin' : 'app',
+      }),
     };
   });
   services.jobs.wake();

@@ -40,15 +40,24 @@ export async function createPasswordToken(services: Services, userId: number, ki
 }
 
 /**
- * The sign-in app's page for the token; `region` names this region, the only one the app sends the token to, and
- * `lng` opens the page in the language of the email that carries it.
+ * The sign-in app's page for the token; `region` names this region, the only one the app sends the token to,
+ * `lng` opens the page in the language of the email that carries it, and `platform` (an invitation's) names where
+ * the user logs in once her password is set.
  */
-export function passwordLink(services: Services, userId: number, kind: TokenKind, token: string, language?: Language) {
+export function passwordLink(
+  services: Services,
+  userId: number,
+  kind: TokenKind,
+  token: string,
+  language?: Language,
+  platform?: string,
+) {
   const url = new URL(`${services.config.signInAppUrl}/${kind === 'set' ? 'set-password' : 'reset-password'}`);
   url.searchParams.set('userId', String(userId));
   url.searchParams.set('token', token);
   url.searchParams.set('region', services.config.region);
   if (language) url.searchParams.set('lng', language);
+  if (platform) url.searchParams.set('platform', platform);
   return url.href;
 }
 

@@ -1,9 +1,10 @@
 import { useFormik } from 'formik';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { asFailure } from '../../api/api-failure';
 import { useFormBehaviour } from '../../app/form-behaviour';
+import { typedBeforeHydration, useHydrating, userIsOnTheForm } from '../../app/hydration';
 import { byId, useStepEntry } from '../../app/announcer';
 import { lazySchema } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
@@ -19,7 +20,7 @@ import { useMessage } from '../../i18n/use-message';
 import type { AvailableRegion } from '../../login/probe-regions';
 import type { NextStep } from '../../login/sign-in';
 import { platformOf } from '../../login/platform';
-import { readClientType, readRedirectUrl, storeEmail } from '../../login/sign-in-storage';
+import { readClientType, readEmail, readRedirectUrl, storeEmail } from '../../login/sign-in-storage';
 import { PasskeySignIn } from './passkey-sign-in';
 
 export interface Credentials extends Record<string, string> {
@@ -87,6 +88,20 @@ export function LoginForm({
   );
 
   const { values, submitCount, isSubmitting } = form;
+  const hydrating = useHydrating();
+  // This form took over the build's prerendered one: what the user typed before the app ran is in the fields (React
+  // leaves it there), and becomes the form's values once hydrated; else the email of this sign-in, if any.
+  const [prerendered] = useState(hydrating);
+  const { setFieldValue } = form;
+  useLayoutEffect(() => {
+    if (!prerendered) return;
+    const email = typedBeforeHydration(FIELD_IDS.email) || readEmail();
+    const password = typedBeforeHydration(FIELD_IDS.password);
+    if (email) setFieldValue('email', email);
+    if (password) setFieldValue('password', password);
+    // Once, right after hydration: later renders own the fields.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [prerendered]);
   const [platform] = useState(() => platformOf(readRedirectUrl(), readClientType()));
   // Before a submit attempt a new error is announced by its field; after one, the focus moves to the first field
   // in error, which reads it: a live region as well would say it again (twice more for the credentials error).
@@ -95,7 +110,15 @@ export function LoginForm({
   // A new page: its first empty field. Back from another step: the heading, announced.
   useStepEntry(
     t('login.title'),
-    returning ? byId('login-title') : byId(initialValues.email ? FIELD_IDS.password : FIELD_IDS.email),
+    returning
+      ? byId('login-title')
+      : () =>
+          // On a prerendered page the user may be in a field already: the focus stays where she put it.
+          prerendered && userIsOnTheForm()
+            ? null
+            : byId(
+                initialValues.email || typedBeforeHydration(FIELD_IDS.email) ? FIELD_IDS.password : FIELD_IDS.email,
+              )(),
     returning || movedHere,
   );
 
@@ -118,10 +141,17 @@ export function LoginForm({
       <h1 id="login-title" className="page-title" tabIndex={-1}>
         {t('login.title')}
       </h1>
-      {platform && (
-        <p id="login-platform" className="page-subtitle">
-          {t(`platform.${platform}`)}
+      {hydrating ? (
+        // The prerendered screen knows no platform (it is in the query): its line is kept free until the app names it.
+        <p className="page-subtitle" aria-hidden="true">
+          {'\u00a0'}
         </p>
+      ) : (
+        platform && (
+          <p id="login-platform" className="page-subtitle">
+            {t(`platform.${platform}`)}
+          </p>
+        )
       )}
       {alert && (
         <Alert focus>
@@ -155,7 +185,15 @@ export function LoginForm({
       <Link className="text-link" to="/forgot-password" state={{ email: values.email.trim() }}>
         {t('login.forgotPassword')}
       </Link>
-      <Button id="login-submit" type="submit" variant="primary" busy={isSubmitting || leaving} disabled={waiting}>
+      {/* Before the app runs, the prerendered button submits nothing (the browser would put the password in the
+          address); with two text fields, Enter then does not submit either. */}
+      <Button
+        id="login-submit"
+        type={hydrating ? 'button' : 'submit'}
+        variant="primary"
+        busy={isSubmitting || leaving}
+        disabled={waiting}
+      >
         {t('login.submit')}
       </Button>
       <p className="divider">

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router';
 import { useMovedHere } from '../../app/announcer';
+import { useHydrating } from '../../app/hydration';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { Loading } from '../../components/loading';
 import { config } from '../../config/config';
@@ -35,16 +36,22 @@ export function LoginPage() {
   const { t } = useTranslation();
   const [searchParams] = useSearchParams();
   const movedHere = useMovedHere();
+  // The build's prerendered screen (web/shell/prerender.ts) knows no query and no storage: while it hydrates, this
+  // page renders just that, and the real state right after (the form then takes what was typed meanwhile).
+  const hydrating = useHydrating();
   // Decided once, on arrival: the redirect target must be known before anything is typed.
   const [redirectAccepted] = useState(() => acceptRedirect(searchParams, config.redirectAllowList));
   const [step, setStep] = useState<Step>({ kind: 'credentials', returning: false });
   // The email of this sign-in, when the user comes back to log in again (read after acceptRedirect, which may clear it).
-  const [credentials, setCredentials] = useState<Credentials>(() => ({ email: readEmail(), password: '' }));
+  const [credentials, setCredentials] = useState<Credentials>(() => ({
+    email: hydrating ? '' : readEmail(),
+    password: '',
+  }));
   const followNextStep = useFollowNextStep();
   useDocumentTitle(t(step.kind === 'credentials' ? 'login.title' : `${step.kind}.title`));
   useEffect(warmUpSignIn, []);
 
-  if (!redirectAccepted) return <Navigate to="/invalid-redirect" replace />;
+  if (!redirectAccepted && !hydrating) return <Navigate to="/invalid-redirect" replace />;
   const back = () => setStep({ kind: 'credentials', returning: true });
 
   return (

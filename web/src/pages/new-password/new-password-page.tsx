@@ -14,6 +14,7 @@ import type { RegionTarget } from '../../config/config';
 import type { Message } from '../../i18n/failure-messages';
 import type { TranslationKey } from '../../i18n/keys';
 import { isAllowedRedirect } from '../../login/redirect-allow-list';
+import { type Platform, loginPageOf } from '../../login/platform';
 import { readRedirectUrl } from '../../login/sign-in-storage';
 import { findTokenRegion } from '../../password/find-token-region';
 import {
@@ -167,7 +168,7 @@ export function NewPasswordPage({ linkKind }: { linkKind: PasswordLinkKind }) {
       {(view.kind === 'done' || view.kind === 'invalid' || view.kind === 'expired' || view.kind === 'used') && (
         <>
           <p>{t(EXPLANATIONS[linkKind][view.kind])}</p>
-          <OutcomeAction linkKind={linkKind} outcome={view.kind} />
+          <OutcomeAction linkKind={linkKind} outcome={view.kind} platform={link?.platform} />
         </>
       )}
     </section>
@@ -175,14 +176,32 @@ export function NewPasswordPage({ linkKind }: { linkKind: PasswordLinkKind }) {
 }
 
 /** Where the user can go next: a new reset link, the password reset, or the login this tab started. */
-function OutcomeAction({ linkKind, outcome }: { linkKind: PasswordLinkKind; outcome: TokenOutcome }) {
+function OutcomeAction({
+  linkKind,
+  outcome,
+  platform,
+}: {
+  linkKind: PasswordLinkKind;
+  outcome: TokenOutcome;
+  /** The platform an invitation's link names. */
+  platform?: Platform;
+}) {
   const { t } = useTranslation();
   if (outcome === 'done') {
-    // Only a tab that came through /login knows where to return after logging in.
-    if (!isAllowedRedirect(readRedirectUrl(), config.redirectAllowList)) return null;
+    // A tab that came through /login returns to the sign-in it started.
+    if (isAllowedRedirect(readRedirectUrl(), config.redirectAllowList)) {
+      return (
+        <Link className="button button--primary" to="/login">
+          {t('newPassword.toLogin')}
+        </Link>
+      );
+    }
+    // An invitation names the platform she was invited to: a sign-in there, if this build allows its login page.
+    const loginPage = platform ? loginPageOf(platform, config.redirectAllowList) : null;
+    if (!platform || !loginPage) return null;
     return (
-      <Link className="button button--primary" to="/login">
-        {t('newPassword.toLogin')}
+      <Link className="button button--primary" to={`/login?redirectUrl=${encodeURIComponent(loginPage)}`}>
+        {t('newPassword.toPlatform', { platform: t(`platform.${platform}`) })}
       </Link>
     );
   }

@@ -22,7 +22,13 @@ import { useMessage } from '../../i18n/use-message';
 import { isSmsUnverified } from '../../login/factors';
 import { CODE_LENGTH, codeFromText } from '../../login/one-time-code';
 import { completeSignIn } from '../../login/sign-in';
-import { type PendingSession, forgetPendingSession, readPendingSession } from '../../login/sign-in-storage';
+import {
+  FINISHED_KEY,
+  type PendingSession,
+  forgetPendingSession,
+  isSignInFinished,
+  readPendingSession,
+} from '../../login/sign-in-storage';
 import { useFollowNextStep } from '../../app/follow-next-step';
 import { codeSchema } from './code-schema';
 import { MAX_WRONG_TRIES, useOtpChallenge } from './use-otp-challenge';
@@ -32,6 +38,22 @@ export function TwoFactorPage() {
   const [pending] = useState(readPendingSession);
   if (!pending) return <Navigate to="/login" replace />;
   return <TwoFactor pending={pending} />;
+}
+
+/**
+ * Whether another tab of this browser finished this sign-in (a duplicated tab holds the same pending session): its
+ * code can no longer be used here, and the user is told where it went rather than that it expired.
+ */
+function useFinishedElsewhere(sessionId: string): boolean {
+  const [finished, setFinished] = useState(() => isSignInFinished(sessionId));
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === FINISHED_KEY && isSignInFinished(sessionId)) setFinished(true);
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [sessionId]);
+  return finished;
 }
 
 function TwoFactor({ pending }: { pending: PendingSession }) {
@@ -49,8 +71,13 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   const title = challenge.channel === 'email' ? t('twoFactor.titleEmail') : t('twoFactor.titleSms');
   useDocumentTitle(title);
 
+  const finishedElsewhere = useFinishedElsewhere(pending.session.id);
   const sessionLeft = useCountdown(pending.expiresAt ?? null);
-  const sessionEnded = challenge.sessionEnded || verifyEnded || (pending.expiresAt !== undefined && sessionLeft === 0);
+  const sessionEnded =
+    finishedElsewhere ||
+    challenge.sessionEnded ||
+    verifyEnded ||
+    (pending.expiresAt !== undefined && sessionLeft === 0);
   const verifyWait = useCountdown(verifyBlockedUntil);
   const codeKey = challenge.sent?.validUntil ?? 0;
   const usedUp = (challenge.sent?.wrongTries ?? 0) >= MAX_WRONG_TRIES;
@@ -129,7 +156,7 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
         {sessionEnded ? (
           <>
             <Alert id="two-factor-ended" tone="warning" focus>
-              {t('twoFactor.sessionEnded')}
+              {t(finishedElsewhere ? 'twoFactor.finishedElsewhere' : 'twoFactor.sessionEnded')}
             </Alert>
             <Button variant="primary" icon="log-in" onClick={logInAgain}>
               {t('twoFactor.logInAgain')}

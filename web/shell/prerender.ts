@@ -1,0 +1,91 @@
+// The login screen prerendered at build time, once per language (issue 27 §2), as a Vite plugin: after the bundle
+// is written, web/src/prerender.tsx renders the app at /login with react-dom/server in each language, and each
+// rendering goes into a copy of the built index.html (same stylesheet and script) as
+// prerendered/login.<language>.html. The host serves the one in the visitor's language for /login (web/deploy),
+// so the form is on screen and can be typed in before any JavaScript has run; the app then hydrates it
+// (src/main.tsx). The copies carry no inline script: the host chose the language, and the translations are
+// preloaded by a plain <link>.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { type Plugin, type ResolvedConfig, createServer } from 'vite';
+import { type Locale, escapeHtml, readLocales } from './plugin.ts';
+
+export const PRERENDERED_DIR = 'prerendered';
+
+/** Where the login screen in `language` lands in the build (and what the host's configuration serves for /login). */
+export const prerenderedLogin = (language: string) => `${PRERENDERED_DIR}/login.${language}.html`;
+
+type RenderLoginScreen = (language: string, translations: Locale) => Promise<string>;
+
+/** The built index.html turned into the prerendered login screen in `language` (`markup` is #root's content). */
+export function loginPage(indexHtml: string, language: string, locale: Locale, markup: string): string {
+  const steps: [RegExp, (whole: string) => string][] = [
+    [/<html lang="[^"]*">/, () => `<html lang="${language}">`],
+    [/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(locale.login.title)}</title>`],
+    // The shell's texts and boot script: the host chose the language already, and there is nothing to load.
+    [/\s*<script type="application\/json" id="shell-texts">[\s\S]*?<\/script>/, () => ''],
+    [/\s*<script>[\s\S]*?<\/script>/, () => ''],
+    [
+      /<\/title>/,
+      (end) => `${end}\n    <link rel="preload" as="fetch" crossorigin="anonymous" href="/locales/${language}.json" />`,
+    ],
+    [
+      /<div id="root">[\s\S]*<\/div>(?=\s*<\/body>)/,
+      () =>
+        `<noscript><p class="noscript" lang="${language}">${escapeHtml(locale.app.noscript)}</p></noscript>` +
+        `<div id="root" data-prerendered="login">${markup}</div>`,
+    ],
+  ];
+  return steps.reduce((html, [pattern, replace]) => {
+    if (!pattern.test(html)) throw new Error(`prerender: index.html has no ${pattern.source}`);
+    return html.replace(pattern, replace);
+  }, indexHtml);
+}
+
+/** Loads web/src/prerender.tsx through Vite's server-side module runner, with the build's mode and settings. */
+async function withRenderer(config: ResolvedConfig, use: (render: RenderLoginScreen) => Promise<void>) {
+  const server = await createServer({
+    configFile: false,
+    root: config.root,
+    mode: config.mode,
+    envDir: config.envDir,
+    logLevel: 'error',
+    plugins: [react()],
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+    optimizeDeps: { noDiscovery: true, include: [] },
+  });
+  try {
+    const module = (await server.ssrLoadModule('/src/prerender.tsx')) as { renderLoginScreen: RenderLoginScreen };
+    await use(module.renderLoginScreen);
+  } finally {
+    await server.close();
+  }
+}
+
+export function prerenderLogin(): Plugin {
+  let config: ResolvedConfig;
+  return {
+    name: 'sign-in-prerender',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    writeBundle: {
+      sequential: true,
+      order: 'post',
+      async handler(options) {
+        const outDir = options.dir ?? config.build.outDir;
+        const indexHtml = readFileSync(join(outDir, 'index.html'), 'utf8');
+        mkdirSync(join(outDir, PRERENDERED_DIR), { recursive: true });
+        await withRenderer(config, async (render) => {
+          for (const [language, locale] of Object.entries(readLocales())) {
+            const markup = await render(language, locale);
+            writeFileSync(join(outDir, prerenderedLogin(language)), loginPage(indexHtml, language, locale, markup));
+          }
+        });
+      },
+    },
+  };
+}
