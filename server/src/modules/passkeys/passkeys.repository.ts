@@ -74,12 +74,15 @@ export interface NewPasskey {
 }
 
 export async function insertPasskey(db: Executor, row: NewPasskey): Promise<{ id: string } | undefined> {
-  return db
-    .insertInto('passkeys')
-    .values(row)
-    .onConflict((oc) => oc.column('credential_id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  return (
+    db
+      .insertInto('passkeys')
+      // The row types read bytea as a Buffer; the verified key arrives as a Uint8Array.
+      .values({ ...row, public_key: Buffer.from(row.public_key) })
+      .onConflict((oc) => oc.column('credential_id').doNothing())
+      .returning('id')
+      .executeTakeFirst()
+  );
 }
 
 export const renamePasskey = (db: Executor, userId: number, id: string, name: string) =>
