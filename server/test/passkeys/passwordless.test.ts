@@ -113,6 +113,13 @@ describe('POST /core/v1/sessions { grantType: passkey }', () => {
     expect(fresh.body.error.code).toBe('PASSKEY_CHALLENGE_EXPIRED');
   });
 
+  test('the same assertion sent twice at once signs in once: the challenge is taken by one of them', async () => {
+    const user = await userWithPasskey(ctx);
+    const credential = user.authenticator.authenticate((await authenticationOptions(ctx)).body);
+    const answers = await Promise.all([passkeyGrant(ctx, credential), passkeyGrant(ctx, credential)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400]);
+  });
+
   test('a challenge is used up by a failed attempt too', async () => {
     const user = await userWithPasskey(ctx);
     const options = (await authenticationOptions(ctx)).body;
