@@ -265,6 +265,25 @@ describe('POST /core/v1/sessions { grantType: passkey }', () => {
     expect(familiar).toHaveLength(1);
   });
 
+  test('passkey sign-ins are counted in the metrics by grant type and outcome', async () => {
+    const series = (text: string, name: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${name} `))
+          ?.slice(name.length + 1) ?? 0,
+      );
+    const ok = 'core_sign_in_total{method="passkey",outcome="success"}';
+    const bad = 'core_sign_in_total{method="passkey",outcome="invalid_credentials"}';
+    const before = (await request(ctx.app).get('/metrics').expect(200)).text;
+    const user = await userWithPasskey(ctx);
+    expect((await signInWithPasskey(ctx, user.authenticator)).status).toBe(201);
+    refused(await signInWithPasskey(ctx, user.authenticator, { uv: false }));
+    const after = (await request(ctx.app).get('/metrics').expect(200)).text;
+    expect(series(after, ok) - series(before, ok)).toBe(1);
+    expect(series(after, bad) - series(before, bad)).toBe(1);
+  });
+
   test("cosafe-grant-type must say the body's grant (400 BAD_REQUEST otherwise)", async () => {
     const user = await userWithPasskey(ctx);
     const options = (await authenticationOptions(ctx)).body;
