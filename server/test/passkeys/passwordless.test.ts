@@ -113,6 +113,13 @@ describe('POST /core/v1/sessions { grantType: passkey }', () => {
     expect(fresh.body.error.code).toBe('PASSKEY_CHALLENGE_EXPIRED');
   });
 
+  test('the same assertion sent twice at once signs in once: the challenge is taken by one of them', async () => {
+    const user = await userWithPasskey(ctx);
+    const credential = user.authenticator.authenticate((await authenticationOptions(ctx)).body);
+    const answers = await Promise.all([passkeyGrant(ctx, credential), passkeyGrant(ctx, credential)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400]);
+  });
+
   test('a challenge is used up by a failed attempt too', async () => {
     const user = await userWithPasskey(ctx);
     const options = (await authenticationOptions(ctx)).body;
@@ -256,6 +263,25 @@ describe('POST /core/v1/sessions { grantType: passkey }', () => {
       .where('users.id', '=', user.userId)
       .execute();
     expect(familiar).toHaveLength(1);
+  });
+
+  test('passkey sign-ins are counted in the metrics by grant type and outcome', async () => {
+    const series = (text: string, name: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${name} `))
+          ?.slice(name.length + 1) ?? 0,
+      );
+    const ok = 'core_sign_in_total{method="passkey",outcome="success"}';
+    const bad = 'core_sign_in_total{method="passkey",outcome="invalid_credentials"}';
+    const before = (await request(ctx.app).get('/metrics').expect(200)).text;
+    const user = await userWithPasskey(ctx);
+    expect((await signInWithPasskey(ctx, user.authenticator)).status).toBe(201);
+    refused(await signInWithPasskey(ctx, user.authenticator, { uv: false }));
+    const after = (await request(ctx.app).get('/metrics').expect(200)).text;
+    expect(series(after, ok) - series(before, ok)).toBe(1);
+    expect(series(after, bad) - series(before, bad)).toBe(1);
   });
 
   test("cosafe-grant-type must say the body's grant (400 BAD_REQUEST otherwise)", async () => {

@@ -19,6 +19,8 @@ const throttled = [
   'updatePersonalAlarm', // moving an active alarm to go off at once
   'activatePersonalAlarm', // activating an alarm that goes off at once
   'sendCecMessage', // external messages per tenant
+  'createPasskeyAuthenticationOptions', // per address
+  'createPasskeyRegistrationOptions', // per user
 ].sort();
 
 test("attack on the contract's honesty: 429 is declared exactly on the operations that are throttled", () => {

@@ -44,7 +44,7 @@ describe('one bad field, one issue', () => {
       {
         where: 'body',
         path: '/',
-        message: 'must have exactly one of the properties otpSms, otpEmail, oidc, skolon, saml',
+        message: 'must have exactly one of the properties otpSms, otpEmail, oidc, passkey, skolon, saml',
       },
     ]);
   });
@@ -78,7 +78,7 @@ describe('the JSON pointer of an unknown grantType', () => {
       {
         where: 'body',
         path: '/grantType',
-        message: "'grantType' must be equal to one of the allowed values: password, coAlertCode, sso.",
+        message: "'grantType' must be equal to one of the allowed values: password, coAlertCode, sso, passkey.",
       },
     ]);
   });
