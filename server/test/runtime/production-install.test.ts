@@ -105,6 +105,8 @@ beforeAll(async () => {
       PORT: String(port),
       PUBLIC_BASE_URL: baseUrl,
       SIGN_IN_APP_URL: 'https://sign-in.example.test',
+      WEBAUTHN_RP_ID: 'sign-in.example.test',
+      WEBAUTHN_ORIGINS: 'https://sign-in.example.test',
       DATABASE_URL: database.url,
       ACCESS_TOKEN_SIGNING_KEYS: JSON.stringify([await generateSigningKey('release-test-1')]),
       SECRET_KEY: randomBytes(32).toString('base64'),
