@@ -163,28 +163,38 @@ class Queue {
   items: Waiting[] = [];
   head = 0;
   /**
-   * Standing (CoDel): the queue has neither emptied nor shrunk over a whole interval, so requests arrive faster than
-   * they leave; a burst (a garbage-collection pause, a host stall: everything that arrived meanwhile is read at once)
-   * shrinks from interval to interval, and its requests may wait the deadline.
+   * Standing (CoDel): the queue has not emptied, and its shortest length over an interval was no shorter than over
+   * the interval before, so requests arrive faster than they leave; a burst (a garbage-collection pause, a host
+   * stall: everything that arrived meanwhile is read at once) shrinks from interval to interval, and its requests
+   * may wait the deadline. The shortest length, not one sample: answers leave and requests join in turns, and a
+   * sample taken after a join would read a shrinking queue as standing.
    */
   standing = false;
-  /** The start of the current interval and the queue's length then (null while the queue is empty). */
+  /** The start of the current interval (null while the queue is empty) and the shortest lengths seen. */
   private markAt: number | null = null;
-  private markLength = 0;
+  private lowest = 0;
+  private previousLowest: number | null = null;
   get length() {
     return this.items.length - this.head;
   }
   push(w: Waiting) {
     this.items.push(w);
   }
-  /** Called as the queue drains: at each interval's end, whether it stood (did not shrink) over the interval. */
+  /** Called as the queue drains: notes its length, and at each interval's end whether it stood. */
   observe(now: number, intervalMs: number) {
     const length = this.length;
     if (length === 0) return this.emptied();
-    if (this.markAt === null || now - this.markAt >= intervalMs) {
-      if (this.markAt !== null) this.standing = length >= this.markLength;
+    if (this.markAt === null) {
       this.markAt = now;
-      this.markLength = length;
+      this.lowest = length;
+      return;
+    }
+    this.lowest = Math.min(this.lowest, length);
+    if (now - this.markAt >= intervalMs) {
+      this.standing = this.previousLowest !== null && this.lowest >= this.previousLowest;
+      this.previousLowest = this.lowest;
+      this.lowest = length;
+      this.markAt = now;
     }
   }
   peek(): Waiting | undefined {
@@ -201,6 +211,7 @@ class Queue {
   private emptied() {
     this.standing = false;
     this.markAt = null;
+    this.previousLowest = null;
   }
   private compact() {
     if (this.head === this.items.length) {
@@ -310,6 +321,7 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
         queuedCount--;
         next.start();
       }
+      queue.observe(now, intervalMs);
     }
     if (queuedCount === 0 && sweeper) {
       clearInterval(sweeper);

@@ -213,14 +213,15 @@ describe('class (a): signed-in users', () => {
     await until(() => d.held.length === 4);
     answers.push(...Array.from({ length: 12 }, () => get(d, '/core/v1/tenants')));
     await until(() => d.admission.queued().a === 12);
-    // Every 50 ms two answers leave and one request joins: one fewer each step, 600 ms to empty, each wait ≤ 300 ms.
+    // Every 50 ms four answers leave and three requests join: one fewer each step, 600 ms to empty (longer than the
+    // deadline), while each request waits about three steps (150 ms, well inside it).
     for (let step = 0; step < 12; step++) {
       await sleep(50);
-      d.held.splice(0, 2).forEach((h) => h.release());
-      answers.push(get(d, '/core/v1/tenants'));
+      d.held.splice(0, 4).forEach((h) => h.release());
+      answers.push(...[1, 2, 3].map(() => get(d, '/core/v1/tenants')));
     }
     const all = await finish(d, answers);
-    expect(all.map((r) => r.status)).toEqual(Array(28).fill(200));
+    expect(all.map((r) => r.status)).toEqual(Array(52).fill(200));
   });
 
   test('a client that gives up while waiting leaves the queue', async () => {
