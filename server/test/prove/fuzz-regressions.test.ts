@@ -126,3 +126,19 @@ describe('SCIM paging past every bigint (was 500: invalid input syntax for type 
     },
   );
 });
+
+describe('a UUID with the urn:uuid: prefix, which the uuid format allows and the database refuses (was 500)', () => {
+  const urn = 'urn:uuid:aed0e0c8-31ab-1289-cfd5-56d464b5f9a2';
+  test.each([
+    ['PATCH', `/core/v1/passkeys/${urn}`, { name: 'Laptop' }],
+    ['DELETE', `/core/v1/passkeys/${urn}`, undefined],
+    ['DELETE', `/core/v1/sessions/${urn}`, undefined],
+    ['DELETE', `/core/v1/api-keys/${urn}`, undefined],
+  ])('%s %s answers 400 BAD_REQUEST naming the path parameter', async (method, path, body) => {
+    const call = request(ctx.app)[method.toLowerCase() as 'patch' | 'delete'](path);
+    const res = await asAdmin(body ? call.send(body) : call);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('BAD_REQUEST');
+    expect(res.body.error.issues).toEqual([expect.objectContaining({ where: 'path' })]);
+  });
+});
