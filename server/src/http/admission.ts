@@ -13,11 +13,8 @@
 // instance completed per second times `latencyTargetMs`, between `minInFlight` and `maxInFlight`. While answers
 // are quick the limit grows (throughput × target exceeds what is in flight); when the instance can do less — a
 // starved CPU, a slow database — the limit shrinks until an admitted request waits about the target, instead of
-// letting hundreds share a slow loop while the excess piles up unseen in socket buffers. A loop that is itself
-// saturated (its utilisation over the quarter second at `saturation`) reads new requests late, so they wait in
-// socket buffers where no queue sees them: the limit then shrinks by a quarter each window (and grows back by a
-// quarter once the loop has room), so what arrives queues, stands and is refused cheaply. Below `minInFlight`
-// nothing is ever refused (the floor), so a lone user on a busy host is never refused whatever its loop reads. Beyond the limit requests wait in a queue per class, (a) served first.
+// letting hundreds share a slow loop while the excess piles up unseen in socket buffers. Below `minInFlight`
+// nothing is ever refused (the floor). Beyond the limit requests wait in a queue per class, (a) served first.
 // The queue is CoDel-style: while it drains (a burst: a garbage-collection pause or a host stall leaves everything
 // that arrived meanwhile to be read at once) a request may wait `deadlineMs`; once it stands (it has neither emptied
 // nor shrunk over an interval: requests arrive faster than they leave) only `targetMs`, so under sustained overload
@@ -50,10 +47,6 @@ export interface AdmissionOptions {
   targetMs: number;
   /** The interval over which a queue that neither empties nor shrinks is called standing; `deadlineMs` if unset. */
   intervalMs?: number;
-  /** Event-loop utilisation (0–1) over a quarter second at which the limit shrinks; 0.97 if unset, >1 never. */
-  saturation?: number;
-  /** The event loop's utilisation since the last call (tests set it); the process's own by default. */
-  loopUtilization?: () => number;
   /** (b) requests admitted at once: the hashing pool and its line. */
   signInSlots: () => number;
   /** True while the hashing line is full. */
@@ -112,17 +105,6 @@ function operationMatcher(): (method: string, path: string) => string {
   return (method, path) =>
     byMethod.get(method)?.find((r) => r.pattern.test(path))?.operationId ??
     (path.startsWith('/core/') ? 'unmatched' : 'other');
-}
-
-/** The event loop's utilisation (0–1) between one call and the next. */
-function loopUtilizationSinceLastCall(): () => number {
-  let mark = performance.eventLoopUtilization();
-  return () => {
-    const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, mark);
-    mark = now;
-    return utilization;
-  };
 }
 
 /** The most a refused request's body may declare and still keep its connection (it is read off and dropped). */
@@ -254,23 +236,12 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   let limit = options.maxInFlight;
   let completed = 0;
   let windowStart = performance.now();
-  // The event loop's own utilisation over the window: at saturation, requests wait unseen in socket buffers.
-  const loopUtilization = options.loopUtilization ?? loopUtilizationSinceLastCall();
-  let saturatedCap = options.maxInFlight;
-  const saturation = options.saturation ?? 0.97;
   /** Little's law, once a quarter second: the limit follows what the instance completes. */
   const adapt = (now: number) => {
     const elapsed = now - windowStart;
     if (elapsed < 250) return;
     const fitting = Math.ceil(((completed * 1_000) / elapsed) * (options.latencyTargetMs / 1_000));
-    const utilization = loopUtilization();
-    // A saturated loop reads new requests late, so the queue cannot see them: admit fewer (multiplicative
-    // decrease), so that what arrives queues, stands and is refused cheaply; grow back once the loop has room.
-    saturatedCap =
-      utilization >= saturation
-        ? Math.max(options.minInFlight, Math.floor(Math.min(saturatedCap, limit) * 0.75))
-        : Math.min(options.maxInFlight, Math.ceil(saturatedCap * 1.25) + 1);
-    limit = Math.min(options.maxInFlight, saturatedCap, Math.max(options.minInFlight, fitting));
+    limit = Math.min(options.maxInFlight, Math.max(options.minInFlight, fitting));
     completed = 0;
     windowStart = now;
   };
