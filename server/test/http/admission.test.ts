@@ -375,6 +375,20 @@ describe('class (b): argon2-bound work', () => {
   });
 });
 
+/** A POST whose body is announced by `bodyHeader` and never sent: what arrives until the connection closes. */
+const refusedWithBodyWithheld = (d: Door, bodyHeader: string) =>
+  new Promise<string>((resolve, reject) => {
+    let received = '';
+    const head = ['POST /core/v1/groups HTTP/1.1', 'Host: 127.0.0.1', 'Authorization: Bearer x'];
+    const socket = connect(d.port, '127.0.0.1', () =>
+      socket.write([...head, 'Content-Type: application/json', bodyHeader, '', ''].join('\r\n')),
+    );
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+    setTimeout(() => reject(new Error(`no answer while the body was withheld: ${received}`)), 5_000).unref();
+  });
+
 describe('refusals', () => {
   let d: Door;
   beforeEach(async () => (d = await door({ maxInFlight: 1, maxQueued: 0 })));
@@ -383,26 +397,7 @@ describe('refusals', () => {
   test('answered before the body is read, and the connection closes after the answer', async () => {
     const holder = get(d, '/core/v1/tenants');
     await until(() => d.held.length === 1);
-    const answer = await new Promise<string>((resolve, reject) => {
-      let received = '';
-      const socket = connect(d.port, '127.0.0.1', () =>
-        socket.write(
-          [
-            'POST /core/v1/groups HTTP/1.1',
-            'Host: 127.0.0.1',
-            'Authorization: Bearer x',
-            'Content-Type: application/json',
-            'Content-Length: 100000',
-            '',
-            '',
-          ].join('\r\n'),
-        ),
-      );
-      socket.on('data', (chunk) => (received += chunk));
-      socket.on('close', () => resolve(received));
-      socket.on('error', reject);
-      setTimeout(() => reject(new Error(`no answer while the body was withheld: ${received}`)), 5_000).unref();
-    });
+    const answer = await refusedWithBodyWithheld(d, 'Content-Length: 100000');
     expect(answer).toMatch(/^HTTP\/1\.1 503/);
     expect(answer).toMatch(/retry-after: 1/i);
     expect(answer).toMatch(/connection: close/i);
@@ -454,26 +449,7 @@ describe('refusals', () => {
   test('a chunked body closes the connection after the answer too', async () => {
     const holder = get(d, '/core/v1/tenants');
     await until(() => d.held.length === 1);
-    const answer = await new Promise<string>((resolve, reject) => {
-      let received = '';
-      const socket = connect(d.port, '127.0.0.1', () =>
-        socket.write(
-          [
-            'POST /core/v1/groups HTTP/1.1',
-            'Host: 127.0.0.1',
-            'Authorization: Bearer x',
-            'Content-Type: application/json',
-            'Transfer-Encoding: chunked',
-            '',
-            '',
-          ].join('\r\n'),
-        ),
-      );
-      socket.on('data', (chunk) => (received += chunk));
-      socket.on('close', () => resolve(received));
-      socket.on('error', reject);
-      setTimeout(() => reject(new Error(`no answer while the body was withheld: ${received}`)), 5_000).unref();
-    });
+    const answer = await refusedWithBodyWithheld(d, 'Transfer-Encoding: chunked');
     expect(answer).toMatch(/^HTTP\/1\.1 503/);
     expect(answer).toMatch(/connection: close/i);
     d.held.splice(0).forEach((h) => h.release());
