@@ -16,8 +16,7 @@ import {
   loginNotChecked,
   loginRefund,
   loginSucceeded,
-  maxWrongCodesPerSession,
-  revokeSessions,
+  countWrongSecondFactor,
   sessionLifetimeMs,
   sourceHash,
   startSession,
@@ -254,18 +253,7 @@ async function verifyChallenge(
     // Single use: whatever the assertion says, this challenge is spent.
     await trx.updateTable('challenges').set({ consumed_at: now }).where('id', '=', challenge.id).execute();
     const fail = async () => {
-      await trx
-        .updateTable('challenges')
-        .set({ attempts: challenge.attempts + 1 })
-        .where('id', '=', challenge.id)
-        .execute();
-      const { wrong } = await trx
-        .selectFrom('challenges')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('attempts'), eb.lit(0)).as('wrong'))
-        .where('session_id', '=', sessionId)
-        .executeTakeFirstOrThrow();
-      const ended = Number(wrong) >= maxWrongCodesPerSession;
-      if (ended) await revokeSessions(trx, { sessionId }, 'second_factor_failures', now);
+      const ended = await countWrongSecondFactor(trx, { sessionId, challenge, now });
       return { error: 'INVALID_CREDENTIALS' as const, compared: true, ended };
     };
     const data = clientDataOf(credential);

@@ -12,5 +12,5 @@ export {
   startSession,
   startSsoSession,
 } from './sessions.service';
-export { maxWrongCodesPerSession } from './one-time-codes';
+export { countWrongSecondFactor } from './one-time-codes';
 export { issueTokens, sessionLifetimeMs, type SessionBody } from './tokens';

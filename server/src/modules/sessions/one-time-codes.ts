@@ -8,6 +8,7 @@ import { languageForUser } from '../../messages/recipient-language';
 import { oneTimeCodeEmail, oneTimeCodeSms } from '../../messages/sign-in-messages';
 import { keyedHash, randomDigits, safeEqual } from '../../security/hashing';
 import { policies } from '../../security/throttle';
+import type { Executor } from '../../db/database';
 import type { Services } from '../../services';
 import { findSessionForUpdate, findUserById, revokeSessions, updateSession, type Factors } from './sessions.repository';
 import { limitAddress, loginAttempt, loginNotChecked, loginSucceeded } from './sessions.service';
@@ -41,6 +42,29 @@ function ownPendingSessionUser(auth: SessionCaller, sessionId: string): number {
     throw new ApiError('MFA_REQUIRED_BUT_NOT_ENABLED', { message: 'This session has no second factor to verify' });
   }
   return auth.userId;
+}
+
+/**
+ * A wrong answer to a second-factor challenge (a code or a passkey): counted on its challenge, and the session ends
+ * once its challenges hold `maxWrongCodesPerSession` wrong answers together. True when it ended.
+ */
+export async function countWrongSecondFactor(
+  trx: Executor,
+  { sessionId, challenge, now }: { sessionId: string; challenge: { id: string; attempts: number }; now: Date },
+): Promise<boolean> {
+  await trx
+    .updateTable('challenges')
+    .set({ attempts: challenge.attempts + 1 })
+    .where('id', '=', challenge.id)
+    .execute();
+  const { wrong } = await trx
+    .selectFrom('challenges')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('attempts'), eb.lit(0)).as('wrong'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirstOrThrow();
+  const ended = Number(wrong) >= maxWrongCodesPerSession;
+  if (ended) await revokeSessions(trx, { sessionId }, 'second_factor_failures', now);
+  return ended;
 }
 
 /** `acceptLanguage`: the request's header, the sign-in app's language for a user who has not chosen one. */
@@ -168,18 +192,7 @@ export async function verifyOneTimeCode(
     if (challenge.attempts >= maxAttempts) return { error: 'MFA_TOKEN_EXPIRED' as const, usedUp: true };
     if (challenge.valid_until <= now) return { error: 'MFA_TOKEN_EXPIRED' as const };
     if (!safeEqual(challenge.secret_hash ?? '', hashCode(services, challenge.id, code))) {
-      await trx
-        .updateTable('challenges')
-        .set({ attempts: challenge.attempts + 1 })
-        .where('id', '=', challenge.id)
-        .execute();
-      const { wrong } = await trx
-        .selectFrom('challenges')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('attempts'), eb.lit(0)).as('wrong'))
-        .where('session_id', '=', sessionId)
-        .executeTakeFirstOrThrow();
-      const ended = Number(wrong) >= maxWrongCodesPerSession;
-      if (ended) await revokeSessions(trx, { sessionId }, 'second_factor_failures', now);
+      const ended = await countWrongSecondFactor(trx, { sessionId, challenge, now });
       return { error: 'INVALID_CREDENTIALS' as const, compared: true, ended };
     }
     await trx.updateTable('challenges').set({ consumed_at: now }).where('id', '=', challenge.id).execute();
