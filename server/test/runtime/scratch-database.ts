@@ -3,8 +3,8 @@
 // from the machine's binaries (scripts/prove/postgres.mjs) for the length of the test.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { postgresUrl } from '../support/database';
+import { onServer } from '../support/postgres-template';
 import { startProcess } from '../../../web/e2e/support/processes';
 
 export interface ScratchDatabase {
@@ -14,26 +14,17 @@ export interface ScratchDatabase {
 
 const root = join(__dirname, '..', '..', '..');
 
-async function admin<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 export async function scratchDatabase(logDir: string): Promise<ScratchDatabase> {
   const server = postgresUrl;
   if (server) {
     const name = `core_scratch_${randomBytes(6).toString('hex')}`;
-    await admin(server, (c) => c.query(`create database ${name}`));
+    await onServer(server, (c) => c.query(`create database ${name}`));
     const url = new URL(server);
     url.pathname = `/${name}`;
     return {
       url: url.toString(),
-      drop: () => admin(server, (c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+      drop: () =>
+        onServer(server, (c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
     };
   }
   // A module script: the helper is plain ESM. It stays alive (the server itself is a daemon) until told to stop

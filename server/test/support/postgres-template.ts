@@ -19,7 +19,8 @@ export function databaseOf(url: string): string {
   return decodeURIComponent(new URL(url).pathname.replace(/^\//, '')) || 'postgres';
 }
 
-async function onServer<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+/** Runs `work` on one connection to `url`, closed afterwards. */
+export async function onServer<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
