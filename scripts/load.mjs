@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { closedLoop, openLoop, percentile, refreshChains } from './prove/load-gen.mjs';
 import { haproxyBinary, startCluster } from './prove/cluster.mjs';
 import { startPrivatePostgres } from './prove/postgres.mjs';
-import { api, root, sleep, startRegion } from './prove/region.mjs';
+import { api, productionLikeEnv, root, sleep, startRegion } from './prove/region.mjs';
 
 const sustainSeconds = Number(process.env.LOAD_SECONDS ?? 60);
 const timingRuns = Number(process.env.TIMING_RUNS ?? 100);
@@ -229,9 +229,7 @@ try {
     build: 'dist',
     env: {
       DATABASE_URL: pg.url,
-      VALIDATE_RESPONSES: 'false',
-      LOG_LEVEL: 'warn',
-      TRUST_PROXY: '1',
+      ...productionLikeEnv,
       BENCH_USERS: String(Math.max(timingRuns * 2 + 10, benchUsers)),
     },
   });
@@ -545,9 +543,7 @@ try {
       build: 'dist',
       basePort: Number(process.env.LOAD_CLUSTER_PORT ?? 0) || undefined,
       env: {
-        VALIDATE_RESPONSES: 'false',
-        LOG_LEVEL: 'warn',
-        TRUST_PROXY: '1',
+        ...productionLikeEnv,
         BENCH_USERS: String(benchUsers),
       },
     });

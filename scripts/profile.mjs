@@ -11,7 +11,7 @@ import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { closedLoop } from './prove/load-gen.mjs';
 import { startPrivatePostgres } from './prove/postgres.mjs';
-import { api, startRegion } from './prove/region.mjs';
+import { api, productionLikeEnv, startRegion } from './prove/region.mjs';
 
 const seconds = Number(process.env.PROFILE_SECONDS ?? 10);
 const clients = Number(process.env.PROFILE_CLIENTS ?? 64);
@@ -39,9 +39,7 @@ try {
     build: 'dist',
     env: {
       DATABASE_URL: pg.url,
-      VALIDATE_RESPONSES: 'false',
-      LOG_LEVEL: 'warn',
-      TRUST_PROXY: '1',
+      ...productionLikeEnv,
       NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir} --cpu-prof-interval=200`,
     },
   });

@@ -155,6 +155,9 @@ export function requireBuild() {
     throw new Error('server/dist is older than server/src: run `npm run build` first');
 }
 
+/** A region run as in production for load and profile runs: no response validation, logs at warn, behind a proxy. */
+export const productionLikeEnv = { VALIDATE_RESPONSES: 'false', LOG_LEVEL: 'warn', TRUST_PROXY: '1' };
+
 export const v1 = { 'cosafe-core-api-version': '1' };
 
 /** JSON over fetch with the version header; answers { status, body, headers }. */
