@@ -17,6 +17,7 @@ import * as jobNotify from './migrations/2026-11-23T2000-job-notify';
 import * as pendingSsoSessions from './migrations/2026-11-24T1000-pending-sso-sessions';
 import * as scimNameParts from './migrations/2026-11-26T1500-scim-name-parts';
 import * as passkeys from './migrations/2026-11-26T1900-passkeys';
+import * as sessionFactorRule from './migrations/2026-11-26T2300-session-factor-rule';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24T1000-pending-sso-sessions': pendingSsoSessions,
   '2026-11-26T1500-scim-name-parts': scimNameParts,
   '2026-11-26T1900-passkeys': passkeys,
+  '2026-11-26T2300-session-factor-rule': sessionFactorRule,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,7 +4,7 @@
 // so each one names its client address in X-Forwarded-For (IPv4 and IPv6 alike).
 import request from 'supertest';
 import { emailHash } from '../../src/security/hashing';
-import { policies } from '../../src/security/throttle';
+import { signInPolicies as policies } from '../../src/modules/sessions/lockout-keys';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, v1 } from '../support/fixtures';
 import { codeFrom, goodPassword, insertUserWithPassword, latestOutboxMessage, movableClock } from '../support/sign-in';

@@ -2,7 +2,7 @@
 // the lockouts, and an access token minted before the code that gains full access once it is verified.
 import type { Server } from 'node:http';
 import { emailHash } from '../../src/security/hashing';
-import { policies } from '../../src/security/throttle';
+import { signInPolicies as policies } from '../../src/modules/sessions/lockout-keys';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant } from '../support/fixtures';
 import { codeFrom, goodPassword, insertUserWithPassword, latestOutboxMessage, movableClock } from '../support/sign-in';

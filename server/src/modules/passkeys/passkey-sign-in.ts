@@ -9,18 +9,16 @@ import type { Services } from '../../services';
 import type { SessionCaller } from '../../shared/caller';
 import {
   addressAttempt,
-  findSessionForUpdate,
-  issueTokens,
-  limitAddress,
-  loginAttempt,
-  loginNotChecked,
-  loginRefund,
-  loginSucceeded,
+  attemptNotChecked,
   countWrongSecondFactor,
-  sessionLifetimeMs,
-  sourceHash,
+  guardSignIn,
+  limitAddress,
+  lockSession,
+  loginAttempt,
+  secondFactorSucceeded,
+  settleAndIssueTokens,
   startSession,
-  updateSession,
+  succeeded,
   type PasskeyCredential,
   type PasskeySignIn,
   type SessionBody,
@@ -117,7 +115,7 @@ async function createSession(
 ): Promise<SessionBody> {
   const { credential } = input;
   const client = limitAddress(services, input.ip);
-  const { reserved } = await services.throttle.guard({ lockoutKeys: [], attempt: addressAttempt(client) });
+  const { reserved } = await guardSignIn(services, { lockoutKeys: [], attempt: addressAttempt(client) });
   const data = clientDataOf(credential);
   const parts = data ? challengeParts(data.challenge) : null;
   if (!data || !parts || credential.id !== credential.rawId) throw invalid();
@@ -144,10 +142,7 @@ async function createSession(
       services,
       userId,
       { passkey: 'verified' },
-      {
-        refund: loginRefund(hash, client, reserved, true),
-        familiar: { emailHash: hash, sourceHash: sourceHash(services, client) },
-      },
+      succeeded(services, { hash, ip: client, reserved, complete: true }),
       trx,
     );
     return { session };
@@ -155,7 +150,7 @@ async function createSession(
   if ('error' in outcome) {
     if (outcome.error === 'PASSKEY_CHALLENGE_EXPIRED') {
       // Nothing was checked: the attempt costs nothing.
-      await loginNotChecked(services, reserved);
+      await attemptNotChecked(services, reserved);
       throw expired();
     }
     throw invalid();
@@ -181,7 +176,7 @@ async function createChallenge(services: Services, auth: SessionCaller, sessionI
   const challenge = newChallenge();
   const now = services.now();
   await services.db.transaction().execute(async (trx) => {
-    await findSessionForUpdate(trx, sessionId);
+    await lockSession(trx, sessionId);
     // Asking again replaces the challenge still open.
     await trx
       .updateTable('challenges')
@@ -231,13 +226,13 @@ async function verifyChallenge(
   const user = await services.db.selectFrom('users').select('email_hash').where('id', '=', userId).executeTakeFirst();
   if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
   const client = limitAddress(services, input.ip);
-  const { reserved } = await services.throttle.guard({
+  const { reserved } = await guardSignIn(services, {
     lockoutKeys: [],
     attempt: loginAttempt(services, user.email_hash, client, { code: true }),
   });
   const now = services.now();
   const outcome = await services.db.transaction().execute(async (trx) => {
-    const session = await findSessionForUpdate(trx, sessionId);
+    const session = await lockSession(trx, sessionId);
     if (!session || session.revoked_at) return { error: 'INVALID_SESSION' as const };
     const challenge = await trx
       .selectFrom('challenges')
@@ -272,11 +267,10 @@ async function verifyChallenge(
     const checked = await checkAssertion(services, trx, credential, passkey, (c) => c === challenge.secret_hash);
     if (!checked.ok) return fail();
     const factors = { password: 'verified', passkey: 'verified' } as const;
-    await updateSession(trx, sessionId, { factors, expiresAt: new Date(now.getTime() + sessionLifetimeMs) });
-    return { session: await issueTokens(services, trx, { id: sessionId, userId, factors }) };
+    return { session: await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors }) };
   });
   if ('error' in outcome) {
-    if (!('compared' in outcome)) await loginNotChecked(services, reserved);
+    if (!('compared' in outcome)) await attemptNotChecked(services, reserved);
     if (outcome.error === 'INVALID_SESSION')
       throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
     if (outcome.error === 'PASSKEY_CHALLENGE_EXPIRED') throw expired('ask for a new one');
@@ -287,7 +281,7 @@ async function verifyChallenge(
           : 'The passkey could not be verified',
     });
   }
-  await loginSucceeded(services, user.email_hash, client, reserved);
+  await secondFactorSucceeded(services, user.email_hash, client, reserved);
   return outcome.session;
 }
 

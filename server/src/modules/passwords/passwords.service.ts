@@ -8,7 +8,7 @@ import { keyedHash, randomToken } from '../../security/hashing';
 import { hashPassword } from '../../security/passwords';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
-import { revokeSessions } from '../sessions';
+import { clearSignInFailures, revokeSessionsOf } from '../sessions';
 import {
   findEmailHashOfUser,
   findPasswordToken,
@@ -100,7 +100,7 @@ export async function usePasswordToken(
     if (state !== 'valid' || !row) return state;
     await setPasswordWithToken(trx, { userId: input.userId, passwordHash, tokenHash: row.token_hash, now });
     // After a reset nobody who knew the old password keeps a session.
-    if (input.kind === 'reset') await revokeSessions(trx, { userId: input.userId }, 'password_reset', now);
+    if (input.kind === 'reset') await revokeSessionsOf(trx, input.userId, 'password_reset', now);
     return state;
   });
   if (state === 'invalid') throw new ApiError('USER_PASSWORD_SET_TOKEN_INVALID', { message: 'The link is not valid' });
@@ -112,7 +112,7 @@ export async function usePasswordToken(
   }
   const user = await findEmailHashOfUser(services.db, input.userId);
   // The rightful user proved the mailbox: the account's failures on record end, from every address.
-  if (user) await services.throttle.clearIdentity(user.email_hash);
+  if (user) await clearSignInFailures(services, user.email_hash);
 }
 
 /**

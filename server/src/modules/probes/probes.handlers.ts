@@ -1,6 +1,6 @@
 import type { PartialHandlers } from '../../http/operations';
 import { clientAddress } from '../../shared/client-address';
-import { probeHash } from './probes.service';
+import { probeHash } from '../sessions';
 
 export const probesHandlers: PartialHandlers<'probeHash'> = {
   async probeHash({ path, body, req, services }) {

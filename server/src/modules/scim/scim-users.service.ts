@@ -8,7 +8,7 @@ import type { DB as Database } from '../../db/types';
 import { languageOfTag } from '../../messages/languages';
 import type { Services } from '../../services';
 import { revokePasswordLinks, scheduleInvitation, setLanguageIfUnset } from '../invitations';
-import { revokeSessions } from '../sessions';
+import { revokeSessionsOf } from '../sessions';
 import { memberPermissions } from '../users';
 import { userSchema } from './scim-discovery';
 import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
@@ -125,7 +125,7 @@ async function refreshDeactivation(
   const { total, active } = await repo.membershipCounts(trx, userId);
   if (active === 0 && (total > 0 || orphanIsDeactivated)) {
     await repo.setDeactivated(trx, userId, now);
-    await revokeSessions(trx, { userId }, 'deactivated', now);
+    await revokeSessionsOf(trx, userId, 'deactivated', now);
     await revokePasswordLinks(trx, userId);
   } else {
     await repo.setDeactivated(trx, userId, null);

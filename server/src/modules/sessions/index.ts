@@ -1,16 +1,16 @@
-// Sessions (sign-in, refresh, second factors): the module's public face.
+// Sessions (all of sign-in: the password session and its probe, one-time codes, lockouts, refresh, second
+// factors): the module's public face. It offers what a caller means to do, not the repository's statements.
 export { sessionsHandlers, type PasskeyCredential, type PasskeySignIn, type SsoSignIn } from './sessions.handlers';
-export { findSessionForUpdate, revokeSessions, updateSession } from './sessions.repository';
+export { lockSession, revokeSessionsOf } from './sessions.repository';
 export {
   addressAttempt,
+  clearSignInFailures,
+  guard as guardSignIn,
   limitAddress,
   loginAttempt,
-  loginNotChecked,
-  loginRefund,
-  loginSucceeded,
-  sourceHash,
-  startSession,
-  startSsoSession,
-} from './sessions.service';
+  succeeded,
+} from './lockouts';
+export { attemptNotChecked, secondFactorSucceeded, startSession, startSsoSession } from './sessions.service';
+export { probeHash } from './probe';
 export { countWrongSecondFactor } from './one-time-codes';
-export { issueTokens, sessionLifetimeMs, type SessionBody } from './tokens';
+export { settleAndIssueTokens, type SessionBody } from './tokens';

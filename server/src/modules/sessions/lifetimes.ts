@@ -1,7 +1,5 @@
 /** How long sessions live. */
 export const sessionLifetimeMs = 365 * 86_400_000;
-/** A session waiting for its second factor: the code's 10 minutes and a little more, never refreshed. */
-export const pendingSessionLifetimeMs = 15 * 60_000;
 /** How long the immediate predecessor of the current refresh token is still accepted (concurrent tabs, retries). */
 export const refreshGraceMs = 10_000;
 /** How long superseded refresh tokens are kept to recognise their reuse. */

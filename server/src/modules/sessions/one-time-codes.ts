@@ -10,9 +10,10 @@ import { keyedHash, randomDigits, safeEqual } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Executor } from '../../db/database';
 import type { Services } from '../../services';
-import { findSessionForUpdate, findUserById, revokeSessions, updateSession, type Factors } from './sessions.repository';
-import { limitAddress, loginAttempt, loginNotChecked, loginSucceeded } from './sessions.service';
-import { issueTokens, sessionLifetimeMs, type SessionBody } from './tokens';
+import { findSessionForUpdate, findUserById, revokeSessions, type Factors } from './sessions.repository';
+import { guard, limitAddress, loginAttempt } from './lockouts';
+import { attemptNotChecked, secondFactorSucceeded } from './sessions.service';
+import { settleAndIssueTokens, type SessionBody } from './tokens';
 
 export type OtpKind = 'otpEmail' | 'otpSms';
 
@@ -170,7 +171,7 @@ export async function verifyOneTimeCode(
   const user = await services.db.selectFrom('users').select('email_hash').where('id', '=', userId).executeTakeFirst();
   if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
   const client = limitAddress(services, ip);
-  const { reserved } = await services.throttle.guard({
+  const { reserved } = await guard(services, {
     lockoutKeys: [],
     attempt: loginAttempt(services, user.email_hash, client, { code: true }),
   });
@@ -198,12 +199,11 @@ export async function verifyOneTimeCode(
     await trx.updateTable('challenges').set({ consumed_at: now }).where('id', '=', challenge.id).execute();
     const factors: Factors = { password: 'verified', [kind]: 'verified' };
     // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
-    await updateSession(trx, sessionId, { factors, expiresAt: new Date(now.getTime() + sessionLifetimeMs) });
-    return { session: await issueTokens(services, trx, { id: sessionId, userId, factors }) };
+    return { session: await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors }) };
   });
   if ('error' in outcome && outcome.error) {
     // Refused before any code was compared: the attempt costs nothing.
-    if (!('compared' in outcome)) await loginNotChecked(services, reserved);
+    if (!('compared' in outcome)) await attemptNotChecked(services, reserved);
     const messages = {
       INVALID_SESSION: 'The session has ended',
       INVALID_CREDENTIALS: 'Incorrect verification code',
@@ -217,6 +217,6 @@ export async function verifyOneTimeCode(
           : messages[outcome.error];
     throw new ApiError(outcome.error, { message });
   }
-  await loginSucceeded(services, user.email_hash, client, reserved);
+  await secondFactorSucceeded(services, user.email_hash, client, reserved);
   return outcome.session!;
 }

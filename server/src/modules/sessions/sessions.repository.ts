@@ -1,18 +1,18 @@
 import { sql, type Transaction } from 'kysely';
 import type { Executor } from '../../db/database';
 import { prepared } from '../../db/prepared';
-import { proofBinding, type Refund } from '../../security/credentials';
+import type { DB as Database } from '../../db/types';
+import type { Factors } from '../../shared/caller';
+import { proofBinding } from './proofs.repository';
 import {
+  giveBack,
   lockoutAnswer,
   lockoutCheck,
   lockoutReservation,
+  type GiveBackValues,
   type LockoutAnswer,
   type LockoutValues,
-} from '../../security/throttle';
-import type { DB as Database } from '../../db/types';
-import type { Factors } from '../../shared/caller';
-import { hasPendingFactor } from '../../http/auth';
-import { pendingSessionLifetimeMs } from './lifetimes';
+} from './lockouts.repository';
 
 export type { Factors };
 
@@ -27,22 +27,28 @@ export interface SignInAccount {
   has_passkey: boolean;
 }
 
-export interface PasswordSignInValues extends LockoutValues {
+export interface PasswordSignInValues
+  extends LockoutValues, Omit<GiveBackValues, 'now' | 'familiarHash' | 'sourceHash'> {
   emailHash: string;
-  /** The key of the probe's one-time proof for these credentials (security/credentials.ts: proofKey). */
+  /** The key of the probe's one-time proof for these credentials (credentials.ts: proofKey). */
   proofKey: string;
   sessionId: string;
   /** When the session ends if it needs no second factor (one waiting for a factor ends sooner). */
   expiresAt: string;
   refreshTokenHash: string;
-  /** The identity's failures on record that a success ends. */
-  clearKeys: string[];
+}
+
+/** A session as written: the factors it still has to prove and when it ends come from the SQL rule that wrote it. */
+export interface WrittenSession {
+  id: string;
+  factors: Factors;
+  expires_at: string;
 }
 
 export interface PasswordSignInRow extends LockoutAnswer {
   account: SignInAccount | null;
   /** The session started on the probe's proof, or null (then argon2 decides). */
-  session_id: string | null;
+  session: WrittenSession | null;
 }
 
 /**
@@ -70,55 +76,30 @@ const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues
     select a.id, a.otp_email_enabled or exists (select 1 from stepped_up) as email, a.otp_sms_enabled as sms,
       a.has_passkey as passkey from account a),
   session as (
+    -- The factors and the lifetime: the rule of the migration 2026-11-26T2300-session-factor-rule.
     insert into sessions (id, user_id, factors, last_refreshed_at, expires_at, refresh_token_hash)
-    select ${p.sessionId}, a.id,
-      jsonb_build_object('password', 'verified')
-        || case when f.email then jsonb_build_object('otpEmail', 'unverified') else '{}'::jsonb end
-        || case when f.sms then jsonb_build_object('otpSms', 'unverified') else '{}'::jsonb end
-        || case when (f.email or f.sms) and f.passkey then jsonb_build_object('passkey', 'unverified') else '{}'::jsonb end,
-      ${p.now}::timestamptz,
-      -- A session waiting for its second factor lives only as long as a pending sign-in may.
-      case when f.email or f.sms
-        then ${p.now}::timestamptz + make_interval(secs => ${sql.lit(pendingSessionLifetimeMs / 1000)})
-        else ${p.expiresAt}::timestamptz end,
-      ${p.refreshTokenHash}
+    select ${p.sessionId}, a.id, r.factors, ${p.now}::timestamptz,
+      session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash}
     from account a
     join second_factor f on f.id = a.id
+    cross join lateral (select password_session_factors(f.email, f.sms, f.passkey) as factors) r
     join proof on proof.binding = ${proofBinding(sql.ref('a.id'), sql.ref('a.password_hash'))} and proof.expires_at > ${p.now}::timestamptz
     where not (select refused from guard_refused)
-    returning id, user_id, factors),
+    returning id, user_id, factors, expires_at),
   complete as (
     select 1 from session s where not exists (select 1 from jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})),
   access as (
     update users set last_access_at = ${p.now}::timestamptz where id = (select user_id from session)),
-  failures_ended as (
-    delete from throttles where key = any(${p.clearKeys}::text[]) and exists (select 1 from complete)),
-  source_familiar as (
-    insert into sign_in_sources (email_hash, source_hash, last_seen_at)
-    select ${p.familiarHash}::text, ${p.sourceHash}::text, ${p.now}::timestamptz from complete
-    on conflict (email_hash, source_hash) do update set last_seen_at = excluded.last_seen_at),
+  ${giveBack(p, sql`exists (select 1 from complete)`)},
   ${lockoutReservation(p, sql`exists (select 1 from session)`)}
   select ${lockoutAnswer(p, sql`exists (select 1 from session)`)},
     (select row_to_json(a) from account a) as account,
-    (select id from session) as session_id`,
+    (select json_build_object('id', id, 'factors', factors, 'expires_at', expires_at) from session) as session`,
 );
 
 export async function signInWithPassword(db: Executor, values: PasswordSignInValues): Promise<PasswordSignInRow> {
   const [row] = await passwordSignInStatement(db, values);
   return row;
-}
-
-/**
- * The factors a password sign-in starts with (the same as the sign-in statement writes): an email code also when
- * the per-identity ceiling asks for a step-up.
- */
-export function passwordFactors(account: SignInAccount, stepUp = false): Factors {
-  const factors: Factors = { password: 'verified' };
-  if (account.otp_email_enabled || stepUp) factors.otpEmail = 'unverified';
-  if (account.otp_sms_enabled) factors.otpSms = 'unverified';
-  // A passkey may prove the pending second factor instead of a code.
-  if (hasPendingFactor(factors) && account.has_passkey) factors.passkey = 'unverified';
-  return factors;
 }
 
 export const findUserById = (db: Executor, id: number) =>
@@ -128,46 +109,44 @@ export const findUserById = (db: Executor, id: number) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
+interface SessionValues extends GiveBackValues {
+  id: string;
+  userId: number | null;
+  ssoTenantId: number | null;
+  /** The factors the session starts with, or null for a password session's (password_session_factors of these). */
+  factors: string | null;
+  email: boolean;
+  sms: boolean;
+  passkey: boolean;
+  /** When the session ends once it needs no further factor (session_expires_at decides). */
+  expiresAt: string;
+  refreshTokenHash: string;
+}
+
 /**
  * One statement: the session with its first refresh token, the user's last access and, after a checked attempt,
- * what it gives back to the throttles and the source it makes familiar (atomic without a transaction). A single
- * sign-on session starts bound to no user, with the tenant whose identity provider it waits for.
+ * what it gives back (the giveBack fragment; atomic without a transaction). Its factors (when not given) and its
+ * lifetime come from the rule of the migration 2026-11-26T2300-session-factor-rule and are answered as written. A
+ * single sign-on session starts bound to no user, with the tenant whose identity provider it waits for.
  */
-const insertSessionStatement = prepared<
-  never,
-  {
-    id: string;
-    userId: number | null;
-    ssoTenantId: number | null;
-    factors: string;
-    now: string;
-    expiresAt: string;
-    refreshTokenHash: string;
-    clear: string[];
-    refund: string[];
-    free: number[];
-    emailHash: string | null;
-    sourceHash: string | null;
-  }
->(
-  (_db, p) => sql<never>`
-    with session as (
+const insertSessionStatement = prepared<WrittenSession, SessionValues>(
+  (_db, p) => sql<WrittenSession>`
+    with rule as (
+      select coalesce(${p.factors}::jsonb, password_session_factors(${p.email}::bool, ${p.sms}::bool, ${p.passkey}::bool)) as factors
+    ), session as (
       insert into sessions (id, user_id, sso_tenant_id, factors, last_refreshed_at, expires_at, refresh_token_hash)
-      values (${p.id}, ${p.userId}::bigint, ${p.ssoTenantId}::bigint, ${p.factors}::jsonb, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz, ${p.refreshTokenHash})
-      returning id
+      select ${p.id}, ${p.userId}::bigint, ${p.ssoTenantId}::bigint, r.factors, ${p.now}::timestamptz,
+        session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash}
+      from rule r
+      returning id, factors, expires_at
     ), access as (
       update users set last_access_at = ${p.now}::timestamptz where id = ${p.userId}::bigint
-    ), cleared as (
-      delete from throttles where key = any(${p.clear}::text[])
-    ), refunded as (
-      update throttles t set count = greatest(t.count - 1, 0), blocked_until = case when t.count - 1 <= r.free then null else t.blocked_until end
-      from unnest(${p.refund}::text[], ${p.free}::int[]) as r (key, free)
-      where t.key = r.key
-    )
-    insert into sign_in_sources (email_hash, source_hash, last_seen_at)
-    select ${p.emailHash}::text, ${p.sourceHash}::text, ${p.now}::timestamptz where ${p.emailHash}::text is not null and ${p.sourceHash}::text is not null
-    on conflict (email_hash, source_hash) do update set last_seen_at = excluded.last_seen_at`,
+    ), ${giveBack(p, sql`not exists (select 1 from session s, jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})`)}
+    select id, factors, expires_at from session`,
 );
+
+/** What a session starts with: the factors as given, or a password sign-in's, from the second factors it has. */
+export type StartingFactors = Factors | { password: { email: boolean; sms: boolean; passkey: boolean } };
 
 export async function insertSessionWithToken(
   db: Executor,
@@ -175,47 +154,66 @@ export async function insertSessionWithToken(
     id: string;
     userId: number | null;
     ssoTenantId?: number;
-    factors: Factors;
-    now: Date;
+    factors: StartingFactors;
     expiresAt: Date;
     refreshTokenHash: string;
   },
-  after: { refund?: Refund; familiar?: { emailHash: string; sourceHash: string } } = {},
-): Promise<void> {
-  await insertSessionStatement(db, {
+  giveBack: GiveBackValues,
+): Promise<WrittenSession> {
+  const password = typeof row.factors.password === 'object' ? row.factors.password : null;
+  const [written] = await insertSessionStatement(db, {
+    ...giveBack,
     id: row.id,
     userId: row.userId,
     ssoTenantId: row.ssoTenantId ?? null,
-    factors: JSON.stringify(row.factors),
-    now: row.now.toISOString(),
+    factors: password ? null : JSON.stringify(row.factors),
+    email: password?.email ?? false,
+    sms: password?.sms ?? false,
+    passkey: password?.passkey ?? false,
     expiresAt: row.expiresAt.toISOString(),
     refreshTokenHash: row.refreshTokenHash,
-    clear: after.refund?.clear ?? [],
-    refund: after.refund?.refund.map(([key]) => key) ?? [],
-    free: after.refund?.refund.map(([, free]) => free) ?? [],
-    emailHash: after.familiar?.emailHash ?? null,
-    sourceHash: after.familiar?.sourceHash ?? null,
   });
+  return written;
 }
 
 export const findSessionForUpdate = (db: Transaction<Database>, id: string) =>
   db.selectFrom('sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 
-export async function updateSession(
+/** The session, locked for the rest of the transaction (a second factor being answered, a challenge replaced). */
+export const lockSession = findSessionForUpdate;
+
+/**
+ * A session whose factor was just verified: its factors (when given; else as they are) and its lifetime by the
+ * rule of the migration 2026-11-26T2300-session-factor-rule (as long as any once nothing is left to prove).
+ * Answers the factors as written.
+ */
+const settleStatement = prepared<
+  { factors: Factors },
+  { id: string; factors: string | null; now: string; settled: string }
+>(
+  (_db, p) => sql<{ factors: Factors }>`
+    update sessions set factors = coalesce(${p.factors}::jsonb, factors),
+      expires_at = session_expires_at(coalesce(${p.factors}::jsonb, factors), ${p.now}::timestamptz, ${p.settled}::timestamptz)
+    where id = ${p.id}::uuid
+    returning factors`,
+);
+
+export async function settleSession(
   db: Executor,
-  id: string,
-  values: { factors?: Factors; lastRefreshedAt?: Date; expiresAt?: Date },
-): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({
-      ...(values.factors ? { factors: JSON.stringify(values.factors) } : {}),
-      ...(values.lastRefreshedAt ? { last_refreshed_at: values.lastRefreshedAt } : {}),
-      ...(values.expiresAt ? { expires_at: values.expiresAt } : {}),
-    })
-    .where('id', '=', id)
-    .execute();
+  values: { id: string; factors?: Factors; now: Date; settled: Date },
+): Promise<Factors> {
+  const [row] = await settleStatement(db, {
+    id: values.id,
+    factors: values.factors ? JSON.stringify(values.factors) : null,
+    now: values.now.toISOString(),
+    settled: values.settled.toISOString(),
+  });
+  return row.factors;
 }
+
+/** Ends every live session of a user (a password reset, a directory's deactivation). */
+export const revokeSessionsOf = (db: Executor, userId: number, reason: string, now: Date) =>
+  revokeSessions(db, { userId }, reason, now);
 
 export async function revokeSessions(
   db: Executor,

@@ -1,117 +1,64 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, tooManyRequests } from '../../errors';
-import { addressKey } from '../../shared/client-address';
-import { checkPassword, proofKey, type Refund } from '../../security/credentials';
 import { emailHash, keyedHash } from '../../security/hashing';
-import { lockoutValues, policies, type Attempt } from '../../security/throttle';
 import type { Services } from '../../services';
 import type { Executor } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
+import { checkPassword, proofKey } from './credentials';
+import {
+  addressAttempt,
+  giveBack,
+  giveBackValues,
+  guard,
+  limitAddress,
+  lockoutValues,
+  loginAttempt,
+  notChecked,
+  succeeded,
+  verdict,
+  type GiveBack,
+} from './lockouts';
 import {
   insertSessionWithToken,
-  passwordFactors,
   refreshFallback,
   revokeSessions,
   rotateRefreshToken,
   signInWithPassword,
   type Factors,
+  type StartingFactors,
+  type WrittenSession,
 } from './sessions.repository';
 import { refreshHistoryMs } from './lifetimes';
 import {
   hashRefreshToken,
   newRefreshToken,
-  pendingSessionLifetimeMs,
   refreshGraceMs,
   refreshTokenPrefix,
   sessionLifetimeMs,
+  inContractOrder,
   successorRefreshToken,
   type SessionBody,
 } from './tokens';
 
-const pairKey = (hash: string, ip: string) => `login:pair:${hash}:${ip}`;
-const accountKey = (hash: string) => `login:account:${hash}`;
-const addressLimitKey = (ip: string) => `login:address:${ip}`;
-const codeKey = (hash: string) => `login:code:${hash}`;
-
-/**
- * The client as the sign-in limits and familiar sources know it: an IPv4 address, or an IPv6 address's network
- * prefix (CLIENT_IPV6_PREFIX, /64 by default), so one network's many addresses are one client.
- */
-export const limitAddress = (services: Services, ip: string) =>
-  addressKey(ip, services.config.runtime.clientIpv6Prefix);
-
-/** A keyed hash of the client address, as stored for familiar sources (the address itself is not kept). */
-export const sourceHash = (services: Services, ip: string) => keyedHash(services.secretKey, `sign-in-source\0${ip}`);
-
-/**
- * The lockouts of a password check (sign-in, probe) or a one-time code, reserved before the check, for `ip` as
- * limitAddress gives it: per identity hash and address, always; per identity hash and per address, unless the
- * address is familiar to the identity. The per-identity ceiling is a step-up: while it is locked the attempt goes
- * on, uncounted, and a right password asks for an email code instead of a 429. A one-time code also counts
- * towards the identity's second-factor ceiling (`code`), unless the address is familiar. Keyed by the identity
- * hash, so an unknown account moves exactly the same counters as a known one.
- */
-export function loginAttempt(services: Services, hash: string, ip: string, options: { code?: boolean } = {}): Attempt {
-  return {
-    keys: [
-      { key: pairKey(hash, ip), policy: policies.loginPerPair },
-      { key: accountKey(hash), policy: policies.loginPerAccount, unlessFamiliar: true, stepUp: true },
-      { key: addressLimitKey(ip), policy: policies.loginPerAddress, unlessFamiliar: true },
-      ...(options.code ? [{ key: codeKey(hash), policy: policies.secondFactorPerIdentity, unlessFamiliar: true }] : []),
-    ],
-    familiar: { emailHash: hash, sourceHash: sourceHash(services, ip) },
-  };
-}
-
-const policyOf = (key: string) =>
-  key.startsWith('login:pair:')
-    ? policies.loginPerPair
-    : key.startsWith('login:account:')
-      ? policies.loginPerAccount
-      : key.startsWith('login:code:')
-        ? policies.secondFactorPerIdentity
-        : policies.loginPerAddress;
-
-/**
- * What a successful check gives back. A completed sign-in (every factor verified) ends the identity's consecutive
- * failures (pair, account, second factor) and gives the address back its attempt. A right password whose
- * session still waits for a factor only gives back what it reserved: failures, wrong codes included, stay on
- * record until a sign-in completes.
- */
-export const loginRefund = (hash: string, ip: string, reserved: string[], complete: boolean): Refund =>
-  complete
-    ? {
-        clear: [pairKey(hash, ip), accountKey(hash), codeKey(hash)],
-        refund: reserved.includes(addressLimitKey(ip))
-          ? [[addressLimitKey(ip), policies.loginPerAddress.freeFailures]]
-          : [],
-      }
-    : { clear: [], refund: reserved.map((key) => [key, policyOf(key).freeFailures]) };
-
-/** A completed sign-in by a one-time code: failures ended, the address given back and made familiar. */
-export async function loginSucceeded(services: Services, hash: string, ip: string, reserved: string[]): Promise<void> {
-  const refund = loginRefund(hash, ip, reserved, true);
-  await services.throttle.refund({
-    clear: refund.clear,
-    refund: refund.refund.map(([key]) => [key, policyOf(key)]),
-    familiar: { emailHash: hash, sourceHash: sourceHash(services, ip) },
-  });
+/** A completed sign-in by a second factor (a code, a passkey): failures ended, the address given back and made familiar. */
+export async function secondFactorSucceeded(services: Services, hash: string, ip: string, reserved: string[]) {
+  await giveBack(services, succeeded(services, { hash, ip, reserved, complete: true }));
 }
 
 /** A checked attempt that compared nothing (no code to compare): what it reserved is given back. */
-export async function loginNotChecked(services: Services, reserved: string[]): Promise<void> {
-  await services.throttle.refund({ clear: [], refund: reserved.map((key) => [key, policyOf(key)]) });
+export async function attemptNotChecked(services: Services, reserved: string[]): Promise<void> {
+  await giveBack(services, notChecked(reserved));
 }
 
 /**
- * `after`: what a checked attempt gives back and the source it makes familiar, written with the session; `db`: the
+ * `after`: what a checked attempt gives back (lockouts.ts: succeeded), written with the session; `db`: the
  * transaction the session belongs to (a passkey sign-in writes it with the challenge it used up).
  */
 export function startSession(
   services: Services,
   userId: number,
-  factors: Factors,
-  after: Parameters<typeof insertSessionWithToken>[2] = {},
+  factors: StartingFactors,
+  after?: GiveBack,
   db: Executor = services.db,
 ): Promise<SessionBody> {
   return openSession(services, { userId }, factors, after, db);
@@ -126,26 +73,29 @@ export function startSsoSession(services: Services, ssoTenantId: number, factors
   return openSession(services, { userId: null, ssoTenantId }, factors);
 }
 
+/** The session as written: its factors and its lifetime are the SQL rule's (sessions.repository.ts), not recomputed. */
 async function openSession(
   services: Services,
   owner: { userId: number } | { userId: null; ssoTenantId: number },
-  factors: Factors,
-  after: Parameters<typeof insertSessionWithToken>[2] = {},
+  factors: StartingFactors,
+  after?: GiveBack,
   db: Executor = services.db,
 ): Promise<SessionBody> {
   const now = services.now();
   const id = randomUUID();
   const refreshToken = newRefreshToken();
-  // A session waiting for a factor lives only minutes and cannot be refreshed.
-  const expiresAt = new Date(
-    now.getTime() + (hasPendingFactor(factors) ? pendingSessionLifetimeMs : sessionLifetimeMs),
-  );
-  await insertSessionWithToken(
+  const written = await insertSessionWithToken(
     db,
-    { id, ...owner, factors, now, expiresAt, refreshTokenHash: hashRefreshToken(services, refreshToken) },
-    after,
+    {
+      id,
+      ...owner,
+      factors,
+      expiresAt: new Date(now.getTime() + sessionLifetimeMs),
+      refreshTokenHash: hashRefreshToken(services, refreshToken),
+    },
+    giveBackValues(now, after),
   );
-  return sessionBody(services, { id, userId: owner.userId, refreshToken, factors });
+  return sessionBody(services, { id, userId: owner.userId, refreshToken, factors: written.factors });
 }
 
 async function sessionBody(
@@ -161,7 +111,7 @@ async function sessionBody(
     id: session.id,
     accessToken,
     refreshToken: session.refreshToken,
-    factors: session.factors as SessionBody['factors'],
+    factors: inContractOrder(session.factors) as SessionBody['factors'],
   };
 }
 
@@ -171,7 +121,8 @@ async function sessionBody(
  * probe with the same credentials (the sign-in app's flow) the whole sign-in is one statement: lockouts, the
  * account, the probe's proof and the new session (signInWithPassword). Otherwise argon2 decides, as always.
  * At the per-identity ceiling, from an address not familiar to the identity, the right password is a step-up (a
- * session waiting for an email code) and a wrong one answers 429 as the ceiling always did.
+ * session waiting for an email code) and a wrong one answers 429 as the ceiling always did. Either way the
+ * session's factors and lifetime are those the statement wrote.
  */
 export async function createPasswordSession(
   services: Services,
@@ -182,42 +133,44 @@ export async function createPasswordSession(
   const now = services.now();
   const session = { id: randomUUID(), refreshToken: newRefreshToken() };
   // Counted before argon2 runs, unless the probe's proof starts the session in this very statement.
-  const guard = { attempt: loginAttempt(services, hash, ip) };
+  const options = { attempt: loginAttempt(services, hash, ip) };
+  // Nothing reserved when the proof starts the session: a complete one ends the failures and makes the source familiar.
+  const back = giveBackValues(now, succeeded(services, { hash, ip, reserved: [] }));
   const row = await signInWithPassword(services.db, {
-    ...lockoutValues(now, guard),
+    ...lockoutValues(now, options),
     emailHash: hash,
     proofKey: proofKey(services, hash, input.password),
     sessionId: session.id,
     expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
     refreshTokenHash: hashRefreshToken(services, session.refreshToken),
-    clearKeys: loginRefund(hash, ip, [], true).clear,
+    clear: back.clear,
+    refund: back.refund,
+    free: back.free,
   });
-  const { reserved, stepUp } = await services.throttle.verdict(row, now, guard);
+  const { reserved, stepUp } = await verdict(services, row, now, options);
   const user = row.account ?? undefined;
-  if (user && row.session_id)
-    return sessionBody(services, { ...session, userId: user.id, factors: passwordFactors(user, stepUp !== null) });
+  if (user && row.session) return writtenBody(services, { ...session, userId: user.id }, row.session);
   const ok = await checkPassword(services, user, input.password);
   // A failure was counted before the check; nothing more to write.
   if (!ok || !user) {
     if (stepUp) throw tooManyRequests(stepUp);
     throw new ApiError('INVALID_CREDENTIALS', { message: 'Email or password is incorrect' });
   }
-  const factors = passwordFactors(user, stepUp !== null);
-  const complete = !hasPendingFactor(factors);
-  // The session, the attempt given back and (once complete) the source made familiar: one statement.
-  return startSession(services, user.id, factors, {
-    refund: loginRefund(hash, ip, reserved, complete),
-    familiar: complete ? { emailHash: hash, sourceHash: sourceHash(services, ip) } : undefined,
-  });
+  // The session, the attempt given back and (once complete) the source made familiar: one statement, which says
+  // from the factors it writes whether the sign-in is complete.
+  const second = {
+    email: user.otp_email_enabled || stepUp !== null,
+    sms: user.otp_sms_enabled,
+    passkey: user.has_passkey,
+  };
+  return startSession(services, user.id, { password: second }, succeeded(services, { hash, ip, reserved }));
 }
 
-/**
- * The lockouts a sign-in without an identity hash must respect, for `ip` as limitAddress gives it (coAlert codes
- * and passkeys: the account is known only once the secret or signature is checked).
- */
-export const addressAttempt = (ip: string): Attempt => ({
-  keys: [{ key: addressLimitKey(ip), policy: policies.loginPerAddress }],
-});
+const writtenBody = (
+  services: Services,
+  session: { id: string; userId: number; refreshToken: string },
+  written: WrittenSession,
+) => sessionBody(services, { ...session, factors: written.factors });
 
 /** A coAlert code signs in as the code's user, verified by the code, as often as its usage limit allows. */
 export async function createCoalertSession(
@@ -226,7 +179,7 @@ export async function createCoalertSession(
 ): Promise<SessionBody> {
   // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
   const ip = limitAddress(services, input.ip);
-  const { reserved } = await services.throttle.guard({ lockoutKeys: [], attempt: addressAttempt(ip) });
+  const { reserved } = await guard(services, { lockoutKeys: [], attempt: addressAttempt(ip) });
   const codeHash = keyedHash(services.secretKey, `coalert\0${input.code.trim().toUpperCase()}`);
   const now = services.now();
   const code = await services.db
@@ -239,7 +192,7 @@ export async function createCoalertSession(
     .executeTakeFirst();
   if (!code || (code.expires_at && code.expires_at <= now))
     throw new ApiError('INVALID_CREDENTIALS', { message: 'The code is not valid' });
-  await services.throttle.refund({ clear: [], refund: reserved.map((key) => [key, policies.loginPerAddress]) });
+  await giveBack(services, notChecked(reserved));
   const used = await services.db
     .updateTable('coalert_codes')
     .set((eb) => ({ usage_count: eb('usage_count', '+', 1) }))

@@ -8,11 +8,18 @@ import type { Executor } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
 import { keyedHash, randomToken } from '../../security/hashing';
 import type { Services } from '../../services';
-import { replaceRefreshToken, type Factors } from './sessions.repository';
+import { replaceRefreshToken, settleSession, type Factors } from './sessions.repository';
+import { sessionLifetimeMs } from './lifetimes';
 
-export { refreshGraceMs, sessionLifetimeMs, pendingSessionLifetimeMs } from './lifetimes';
+export { refreshGraceMs, sessionLifetimeMs } from './lifetimes';
 
 export type SessionBody = components['schemas']['Session'];
+
+/** The order the contract lists a session's factors in (SessionFactors); a stored row keeps jsonb's own order. */
+const factorOrder = ['password', 'otpEmail', 'otpSms', 'passkey'];
+const rank = (factor: string) => (factorOrder.includes(factor) ? factorOrder.indexOf(factor) : factorOrder.length);
+export const inContractOrder = (factors: Factors): Factors =>
+  Object.fromEntries(Object.entries(factors).sort(([a], [b]) => rank(a) - rank(b)));
 
 export const refreshTokenPrefix = 'rt_';
 
@@ -39,5 +46,29 @@ export async function issueTokens(
     sessionId: session.id,
     pending: hasPendingFactor(session.factors),
   });
-  return { id: session.id, accessToken, refreshToken, factors: session.factors as SessionBody['factors'] };
+  return {
+    id: session.id,
+    accessToken,
+    refreshToken,
+    factors: inContractOrder(session.factors) as SessionBody['factors'],
+  };
+}
+
+/**
+ * A verified factor settles the session (its factors, when given, and its lifetime as the SQL rule says: as long
+ * as any once nothing is left to prove) and gives it new tokens; earlier tokens become history.
+ */
+export async function settleAndIssueTokens(
+  services: Services,
+  db: Executor,
+  session: { id: string; userId: number; factors?: Factors },
+): Promise<SessionBody> {
+  const now = services.now();
+  const factors = await settleSession(db, {
+    id: session.id,
+    factors: session.factors,
+    now,
+    settled: new Date(now.getTime() + sessionLifetimeMs),
+  });
+  return issueTokens(services, db, { id: session.id, userId: session.userId, factors });
 }

@@ -12,14 +12,7 @@ import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
-import {
-  findSessionForUpdate,
-  issueTokens,
-  sessionLifetimeMs,
-  startSsoSession,
-  updateSession,
-  type SessionBody,
-} from '../sessions';
+import { lockSession, settleAndIssueTokens, startSsoSession, type SessionBody } from '../sessions';
 import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
 
@@ -111,13 +104,12 @@ export async function completeSsoSession(
 ): Promise<SessionBody> {
   const now = services.now();
   return services.db.transaction().execute(async (trx) => {
-    const session = await findSessionForUpdate(trx, sessionId);
+    const session = await lockSession(trx, sessionId);
     if (!session || session.revoked_at || session.expires_at <= now)
       throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
     const factors = { [kind]: 'verified' as const };
     await bindSession(trx, sessionId, userId, factors, now);
     // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
-    await updateSession(trx, sessionId, { expiresAt: new Date(now.getTime() + sessionLifetimeMs) });
-    return issueTokens(services, trx, { id: sessionId, userId, factors });
+    return settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
   });
 }

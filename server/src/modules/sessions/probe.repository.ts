@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database';
 import { prepared } from '../../db/prepared';
-import type { Candidate } from '../../security/credentials';
+import type { Candidate } from './credentials';
 import {
   lockoutAnswer,
   lockoutCheck,
   lockoutReservation,
   type LockoutAnswer,
   type LockoutValues,
-} from '../../security/throttle';
+} from './lockouts.repository';
 
 export interface ProbeRow extends LockoutAnswer {
   /** `second_factor`: a sign-in needs more than the password (an email or SMS code). */
@@ -16,7 +16,7 @@ export interface ProbeRow extends LockoutAnswer {
 }
 
 /**
- * A probe's first round trip, read top to bottom: the lockout check (security/throttle.ts: exactly the sign-in
+ * A probe's first round trip, read top to bottom: the lockout check (lockouts.repository.ts: exactly the sign-in
  * lockouts), the account that signs in with this identity hash, and the attempt's reservation (counted
  * as a failure before argon2 runs, the same way whether or not the account lives here).
  */

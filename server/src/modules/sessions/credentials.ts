@@ -5,11 +5,11 @@
 // trip: see the sessions module's password sign-in statement), and it is bound to the account as it was when the password was verified (a SHA-256
 // of the user id and the stored hash the password was checked against): a password changed in between makes it
 // worthless. Without the key the proof's key reveals nothing; it is deleted on first use.
-import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../db/database';
-import { prepared } from '../db/prepared';
-import { keyedHash } from './hashing';
-import { hashPassword, needsRehash, verifyPassword } from './passwords';
+import type { Db } from '../../db/database';
+import { keyedHash } from '../../security/hashing';
+import { hashPassword, needsRehash, verifyPassword } from '../../security/passwords';
+import { giveBackValues, type GiveBack } from './lockouts';
+import { replacePasswordHash, storeProof } from './proofs.repository';
 
 const proofLifetimeMs = 60_000;
 
@@ -33,54 +33,16 @@ export interface Candidate {
 export const proofKey = (services: Pick<CredentialDeps, 'secretKey'>, emailHash: string, password: string) =>
   keyedHash(services.secretKey, `credential-proof\0${emailHash}\0${password}`);
 
-/** The binding of a proof to an account's id and stored hash, in SQL (written by the probe, compared by the session). */
-export const proofBinding = (userId: RawBuilder<unknown>, passwordHash: RawBuilder<unknown>) =>
-  sql<string>`encode(sha256(convert_to(${userId}::text || ':' || ${passwordHash}, 'UTF8')), 'base64')`;
-
-/**
- * The proof, and in the same statement what the successful attempt gives back to the throttles (the identity's
- * failures cleared, the address's reservation refunded; see Throttle.refund): a probe's success is one round trip.
- */
-const storeProof = prepared<
-  never,
-  {
-    key: string;
-    userId: number;
-    passwordHash: string;
-    expiresAt: string;
-    clear: string[];
-    refund: string[];
-    free: number[];
-  }
->(
-  (_db, p) => sql<never>`
-    with proof as (
-      insert into verified_credentials (key, binding, expires_at) values (${p.key}, ${proofBinding(p.userId, p.passwordHash)}, ${p.expiresAt}::timestamptz)
-      on conflict (key) do update set binding = excluded.binding, expires_at = excluded.expires_at
-    ), cleared as (
-      delete from throttles where key = any(${p.clear}::text[])
-    )
-    update throttles t set count = greatest(t.count - 1, 0), blocked_until = case when t.count - 1 <= r.free then null else t.blocked_until end
-    from unnest(${p.refund}::text[], ${p.free}::int[]) as r (key, free)
-    where t.key = r.key`,
-);
-
-/** What a successful attempt gives back: keys to clear, keys to refund one attempt with their free failures. */
-export interface Refund {
-  clear: string[];
-  refund: [key: string, freeFailures: number][];
-}
-
 /**
  * True when `password` is the user's. Unknown users and users without a password take the same time and
  * answer false. `leaveProof` (the identity hash) records a one-time proof for the session that follows, and with
- * it, in the same statement, `refund`: what the successful attempt gives back to the throttles.
+ * it, in the same statement, `giveBack`: what the successful attempt gives back (lockouts.ts: succeeded).
  */
 export async function checkPassword(
   services: CredentialDeps,
   user: Candidate | undefined,
   password: string,
-  options: { leaveProof?: string; refund?: Refund } = {},
+  options: { leaveProof?: string; giveBack?: GiveBack } = {},
 ): Promise<boolean> {
   if (!user?.password_hash) {
     await verifyPassword(await dummy(), password);
@@ -91,19 +53,16 @@ export async function checkPassword(
   let passwordHash = user.password_hash;
   if (needsRehash(passwordHash)) {
     passwordHash = await hashPassword(password);
-    await services.db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
+    await replacePasswordHash(services.db, user.id, passwordHash);
   }
   if (options.leaveProof) {
     const expiresAt = new Date(services.now().getTime() + proofLifetimeMs).toISOString();
-    const refund = options.refund ?? { clear: [], refund: [] };
     await storeProof(services.db, {
+      ...giveBackValues(services.now(), options.giveBack),
       key: proofKey(services, options.leaveProof, password),
       userId: user.id,
       passwordHash,
       expiresAt,
-      clear: refund.clear,
-      refund: refund.refund.map(([key]) => key),
-      free: refund.refund.map(([, free]) => free),
     });
   }
   return true;

@@ -1,9 +1,8 @@
 import { tooManyRequests } from '../../errors';
-import { checkPassword } from '../../security/credentials';
-import { lockoutValues } from '../../security/throttle';
 import type { Services } from '../../services';
-import { limitAddress, loginAttempt, loginRefund } from '../sessions';
-import { probeAccount } from './probes.repository';
+import { checkPassword } from './credentials';
+import { limitAddress, lockoutValues, loginAttempt, succeeded, verdict } from './lockouts';
+import { probeAccount } from './probe.repository';
 
 /**
  * Is there an account with this identity hash here, and is this its password? Unknown hash and wrong password
@@ -19,7 +18,7 @@ export async function probeHash(services: Services, input: { hash: string; passw
   const ip = limitAddress(services, input.ip);
   const guard = { attempt: loginAttempt(services, input.hash, ip) };
   const row = await probeAccount(services.db, { ...lockoutValues(now, guard), emailHash: input.hash });
-  const { reserved, stepUp } = await services.throttle.verdict(row, now, guard);
+  const { reserved, stepUp } = await verdict(services, row, now, guard);
   const user = row.account ?? undefined;
   // A success gives the attempt back in the statement that leaves the proof: it ends the identity's failures only
   // when the sign-in that follows needs nothing more (no second factor, no step-up). The session that follows
@@ -27,7 +26,7 @@ export async function probeHash(services: Services, input: { hash: string; passw
   const complete = stepUp === null && user !== undefined && !user.second_factor;
   const available = await checkPassword(services, user, input.password, {
     leaveProof: input.hash,
-    refund: loginRefund(input.hash, ip, reserved, complete),
+    giveBack: succeeded(services, { hash: input.hash, ip, reserved, complete, familiar: false }),
   });
   // At the ceiling, a wrong password is refused as a sign-in's would be; the right one goes on to a step-up.
   if (!available && stepUp) throw tooManyRequests(stepUp);
