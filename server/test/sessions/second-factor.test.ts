@@ -6,7 +6,7 @@ import { policies } from '../../src/security/throttle';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant } from '../support/fixtures';
 import { codeFrom, goodPassword, insertUserWithPassword, latestOutboxMessage, movableClock } from '../support/sign-in';
-import { listen, type Answer } from './from-address';
+import { listen, type Answer } from '../support/from-address';
 
 let ctx: TestContext;
 let server: Server;
