@@ -1,4 +1,6 @@
 /** @jest-config-loader esbuild-register */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from 'jest';
 
 // ESM-only dependencies that Jest's CommonJS runtime must have transpiled.
@@ -29,12 +31,43 @@ const server = {
   setupFilesAfterEnv: ['<rootDir>/server/test/support/timeout.ts'],
 };
 
-// With TEST_DATABASE_URL the server suites run on that PostgreSQL; the attack suites (server/test/security) run
-// on both stores a region may use, so they run once more on PGlite, as the storage suites do.
+// With TEST_DATABASE_URL the server suites run on that PostgreSQL; the security suites run on both stores a region may
+// use, so they run once more on PGlite, as the storage suites do. They live with the module or layer they attack
+// (server/test/<module>/), so they are named here; a name that no longer matches a file stops the run.
+const securitySuites = [
+  'contract/throttled-contract',
+  'db/alarm-changes-migration',
+  'external-communication/invisible-text',
+  'http/connection-share',
+  'http/request-coercion',
+  'http/trust-proxy',
+  'http/validation-issues',
+  'passwords/link-token-transport',
+  'passwords/password-links',
+  'personal-alarms/alarm-ownership',
+  'scim/scim-filter',
+  'security/access-token-verification',
+  'security/access-tokens',
+  'security/hashing-gate',
+  'security/outbound-requests',
+  'security/sending-quotas',
+  'sessions/ipv6-network-limits',
+  'sessions/keep-out',
+  'sessions/lockouts',
+  'sessions/refresh-chain',
+  'sessions/second-factor',
+  'sso/saml-acs-relay-state',
+  'sso/sso-foreign-address',
+  'sso/sso-grant-enumeration',
+].map((suite) => `server/test/${suite}.test.ts`);
+const missingSuites = securitySuites.filter((file) => !existsSync(join(__dirname, file)));
+if (missingSuites.length > 0)
+  throw new Error(`jest.config.ts names security suites that do not exist: ${missingSuites.join(', ')}`);
+
 const securityOnPglite = {
   ...server,
   displayName: 'security-pglite',
-  testMatch: ['<rootDir>/server/test/security/**/*.test.ts'],
+  testMatch: securitySuites.map((file) => `<rootDir>/${file}`),
   setupFiles: ['<rootDir>/server/test/support/pglite-backend.ts'],
 };
 

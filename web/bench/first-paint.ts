@@ -15,8 +15,8 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { standaloneNginxConf } from '../deploy/security-headers.ts';
-import { launchChromium } from '../e2e/support/chromium.ts';
-import { freePort } from '../e2e/support/processes.ts';
+import { launchChromium } from '../../test-support/chromium.ts';
+import { freePort } from '../../test-support/processes.ts';
 
 const WEB = resolve(import.meta.dirname, '..');
 const ROUNDS = 5;

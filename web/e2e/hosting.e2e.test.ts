@@ -17,10 +17,10 @@ import nl from '../src/i18n/locales/nl.json';
 import pt from '../src/i18n/locales/pt.json';
 import sv from '../src/i18n/locales/sv.json';
 import { READY_MARK } from '../src/app/hydration';
-import { launchChromium } from './support/chromium';
+import { launchChromium } from '../../test-support/chromium';
 import { text } from './support/sign-in-pages';
 import { buildWeb, startNginx } from './support/hosting';
-import { type Spawned, freePort, startProcess, stopProcess, waitForHttp } from './support/processes';
+import { type Spawned, freePort, startProcess, stopProcess, waitForHttp } from '../../test-support/processes';
 import { ROOT, TEST_OUTPUT, WEB } from './support/stack';
 
 const API_ORIGINS = ['https://api.eu-north-1.example.test', 'https://api.sa-east-1.example.test'];

@@ -1,15 +1,13 @@
 import { createTestContext, type TestContext } from '../support/context';
 import {
-  addMember,
   client,
   expectError,
   insertCaller,
-  insertGroup,
-  insertOrganisation,
   makeTenantAdmin,
   only,
   type Caller,
 } from '../support/organisation-fixtures';
+import { buildWorld } from '../support/world';
 
 let ctx: TestContext;
 let orgA: { tenantId: number; accountId: number };
@@ -29,47 +27,39 @@ const ids = (res: { status: number; body: { data?: { id: number }[] } }) => {
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const s = ctx.services;
-  orgA = await insertOrganisation(s, 'Alpha');
-  orgB = await insertOrganisation(s, 'Beta');
-  viewer = await insertCaller(s, {
-    tenants: [orgA.tenantId],
-    permissions: only('groups.mayInteractWithAll'),
-    name: 'Viewer',
+  const alpha = { tenants: ['alpha'] as const };
+  const world = await buildWorld(ctx.services, {
+    tenants: { alpha: 'Alpha', beta: 'Beta' },
+    users: {
+      viewer: { ...alpha, permissions: only('groups.mayInteractWithAll'), name: 'Viewer' },
+      ownOnly: { ...alpha, permissions: only('groups.mayInteractWithOwn'), name: 'Own Only' },
+      outsider: { tenants: ['beta'], permissions: only('groups.mayInteractWithAll'), name: 'Outsider' },
+      // Names and titles chosen so that every sort order differs, with a tie on name and on title.
+      bo: { ...alpha, name: 'Bo Berg' },
+      ada: { ...alpha, name: 'ada Ek' },
+      cy: { ...alpha, name: 'Cy Holm' },
+      bo2: { ...alpha, name: 'Bo Berg' },
+      dan: { ...alpha, name: 'Dan 100% Ok' },
+    },
+    groups: {
+      team: { tenant: 'alpha', name: 'Team', members: ['bo', 'ada', { user: 'cy', admin: true }, 'bo2', 'dan'] },
+      hidden: { tenant: 'alpha', name: 'Secret', type: 'hidden', members: ['ownOnly'] },
+      cross: {
+        tenant: 'alpha',
+        name: 'Cross',
+        type: 'crossOrg',
+        partners: ['beta'],
+        members: ['ada', { user: 'outsider', tenant: 'beta' }],
+      },
+      beta: { tenant: 'beta', name: 'Beta team', members: ['outsider'] },
+    },
   });
-  ownOnly = await insertCaller(s, {
-    tenants: [orgA.tenantId],
-    permissions: only('groups.mayInteractWithOwn'),
-    name: 'Own Only',
-  });
-  outsider = await insertCaller(s, {
-    tenants: [orgB.tenantId],
-    permissions: only('groups.mayInteractWithAll'),
-    name: 'Outsider',
-  });
-
-  g.team = await insertGroup(s, orgA, 'Team');
-  g.hidden = await insertGroup(s, orgA, 'Secret', { type: 'hidden' });
-  g.cross = await insertGroup(s, orgA, 'Cross', { type: 'crossOrg', partners: [orgB.tenantId] });
-  g.beta = await insertGroup(s, orgB, 'Beta team');
-
-  // Names and titles chosen so that every sort order differs, with a tie on name and on title.
-  const people: [string, string, string | null][] = [
-    ['bo', 'Bo Berg', 'Nurse'],
-    ['ada', 'ada Ek', null],
-    ['cy', 'Cy Holm', 'Caretaker'],
-    ['bo2', 'Bo Berg', null],
-    ['dan', 'Dan 100% Ok', 'nurse'],
-  ];
-  for (const [key, name, title] of people) {
-    u[key] = await insertCaller(s, { tenants: [orgA.tenantId], name });
-    await setTitle(u[key].id, title);
-    await addMember(s, g.team, u[key].id, orgA.tenantId, key === 'cy');
-  }
-  await addMember(s, g.hidden, ownOnly.id, orgA.tenantId);
-  await addMember(s, g.cross, u.ada.id, orgA.tenantId);
-  await addMember(s, g.cross, outsider.id, orgB.tenantId);
-  await addMember(s, g.beta, outsider.id, orgB.tenantId);
+  ({ alpha: orgA, beta: orgB } = world.tenants);
+  ({ viewer, ownOnly, outsider } = world.users);
+  Object.assign(u, world.users);
+  Object.assign(g, world.groups);
+  const titles = { bo: 'Nurse', ada: null, cy: 'Caretaker', bo2: null, dan: 'nurse' };
+  for (const [key, title] of Object.entries(titles)) await setTitle(u[key].id, title);
 });
 afterAll(() => ctx.close());
 

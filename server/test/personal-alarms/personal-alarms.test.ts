@@ -59,7 +59,7 @@ beforeAll(async () => {
   tenantB = await insertTenant(ctx.services);
   owner = await user([tenantA], only('alarms.mayActivate', 'alarms.mayDeactivate'));
   stopper = await user([tenantA], only('alarms.mayDeactivate'));
-  // An operator: stopping someone else's alarm takes a tenant administrator (security/alarm-ownership.test.ts).
+  // An operator: stopping someone else's alarm takes a tenant administrator (personal-alarms/alarm-ownership.test.ts).
   await ctx.services.db.updateTable('memberships').set({ is_admin: true }).where('user_id', '=', stopper.id).execute();
   starter = await user([tenantA], only('alarms.mayActivate'));
   noAlarms = await user([tenantA], only('cec.maySend'));

@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startProcess, stopProcess, type Spawned } from '../../../web/e2e/support/processes';
+import { startProcess, stopProcess, type Spawned } from '../../../test-support/processes';
 import { scratchDatabase, type ScratchDatabase } from './scratch-database';
 
 const root = join(__dirname, '..', '..', '..');

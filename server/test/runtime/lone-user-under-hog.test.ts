@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startProcess, stopProcess, type Spawned } from '../../../web/e2e/support/processes';
+import { freePort, startProcess, stopProcess, type Spawned } from '../../../test-support/processes';
 
 const root = join(__dirname, '..', '..', '..');
 const v1 = { 'cosafe-core-api-version': '1' };

@@ -13,7 +13,7 @@ import { generateSigningKey } from '../../src/security/secrets';
 import type { Services } from '../../src/services';
 import { insertTenant } from '../support/fixtures';
 import { goodPassword, insertUserWithPassword } from '../support/sign-in';
-import { freePort, runToEnd, startProcess, type Spawned } from '../../../web/e2e/support/processes';
+import { freePort, runToEnd, startProcess, type Spawned } from '../../../test-support/processes';
 import { scratchDatabase, type ScratchDatabase } from './scratch-database';
 
 jest.setTimeout(600_000);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { postgresUrl } from '../support/database';
 import { onServer } from '../support/postgres-template';
-import { startProcess } from '../../../web/e2e/support/processes';
+import { startProcess } from '../../../test-support/processes';
 
 export interface ScratchDatabase {
   url: string;

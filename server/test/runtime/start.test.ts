@@ -3,8 +3,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium } from '../../../web/e2e/support/chromium';
-import { freePort, startProcess, type Spawned } from '../../../web/e2e/support/processes';
+import { launchChromium } from '../../../test-support/chromium';
+import { freePort, startProcess, type Spawned } from '../../../test-support/processes';
 
 jest.setTimeout(300_000);
 

@@ -6,7 +6,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../../../web/e2e/support/processes';
+import { freePort } from '../../../test-support/processes';
 
 jest.setTimeout(120_000);
 

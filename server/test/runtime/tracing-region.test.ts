@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresUrl } from '../support/database';
-import { freePort, startProcess, stopProcess, waitForHttp, type Spawned } from '../../../web/e2e/support/processes';
+import { freePort, startProcess, stopProcess, waitForHttp, type Spawned } from '../../../test-support/processes';
 import { scratchDatabase, type ScratchDatabase } from './scratch-database';
 
 jest.setTimeout(180_000);

@@ -1,16 +1,14 @@
 import { buildPermissions } from '../../src/modules/users/permission-flags';
 import { createTestContext, type TestContext } from '../support/context';
 import {
-  addMember,
   client,
   expectError,
   insertCaller,
-  insertGroup,
-  insertOrganisation,
   makeTenantAdmin,
   only,
   type Caller,
 } from '../support/organisation-fixtures';
+import { buildWorld } from '../support/world';
 
 let ctx: TestContext;
 let orgA: { tenantId: number; accountId: number };
@@ -24,17 +22,17 @@ const settingsRow = (id: number) =>
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const s = ctx.services;
-  orgA = await insertOrganisation(s, 'Alpha');
-  orgB = await insertOrganisation(s, 'Beta');
-  me = await insertCaller(s, {
-    tenants: [orgA.tenantId],
-    permissions: only('groups.mayInteractWithAll', 'cec.maySend'),
+  const world = await buildWorld(ctx.services, {
+    tenants: { alpha: 'Alpha', beta: 'Beta' },
+    users: {
+      me: { tenants: ['alpha'], permissions: only('groups.mayInteractWithAll', 'cec.maySend') },
+      colleague: { tenants: ['alpha'] },
+      betaUser: { tenants: ['beta'] },
+    },
+    groups: { team: { tenant: 'alpha', name: 'Team', members: ['colleague'] } },
   });
-  colleague = await insertCaller(s, { tenants: [orgA.tenantId] });
-  betaUser = await insertCaller(s, { tenants: [orgB.tenantId] });
-  const team = await insertGroup(s, orgA, 'Team');
-  await addMember(s, team, colleague.id, orgA.tenantId);
+  ({ alpha: orgA, beta: orgB } = world.tenants);
+  ({ me, colleague, betaUser } = world.users);
 });
 afterAll(() => ctx.close());
 

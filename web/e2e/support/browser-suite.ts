@@ -3,7 +3,7 @@
 // each test.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { securityHeaders } from '../../deploy/security-headers';
-import { launchChromium } from './chromium';
+import { launchChromium } from '../../../test-support/chromium';
 import { type Stack, WEB, startStack } from './stack';
 
 /** The mark the app sets once its first render is committed (web/src/app/hydration.ts, READY_MARK). */

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { standaloneNginxConf } from '../../deploy/security-headers';
-import { type Spawned, runToEnd, startProcess, waitForHttp } from './processes';
+import { type Spawned, runToEnd, startProcess, waitForHttp } from '../../../test-support/processes';
 import { ROOT, WEB } from './stack-paths';
 
 export const NGINX = '/usr/sbin/nginx';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { buildWeb, startNginx } from './hosting';
 import { SHARED_BUILD, buildEnv, copySharedBuild } from './shared-build';
-import { type Spawned, freePort, startProcess, stopProcess, waitForHttp } from './processes';
+import { type Spawned, freePort, startProcess, stopProcess, waitForHttp } from '../../../test-support/processes';
 import { ROOT, TEST_OUTPUT } from './stack-paths';
 
 export { ROOT, TEST_OUTPUT, WEB } from './stack-paths';

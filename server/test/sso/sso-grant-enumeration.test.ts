@@ -10,7 +10,7 @@ import { emailHash } from '../../src/security/hashing';
 import type { TestContext } from '../support/context';
 import { createSsoTestContext, ssoTenant } from '../support/enterprise-fixtures';
 import { insertTenant, insertUser, signIn } from '../support/fixtures';
-import { listen, type Answer } from './from-address';
+import { listen, type Answer } from '../support/from-address';
 
 let ctx: TestContext;
 let server: Server;

@@ -5,7 +5,7 @@ import { emailHash } from '../../src/security/hashing';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant } from '../support/fixtures';
 import { goodPassword, insertUserWithPassword, movableClock } from '../support/sign-in';
-import { listen, type Answer } from './from-address';
+import { listen, type Answer } from '../support/from-address';
 
 let ctx: TestContext;
 let server: Server;

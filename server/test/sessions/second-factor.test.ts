@@ -6,7 +6,7 @@ import { signInPolicies as policies } from '../../src/modules/sessions/lockout-k
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant } from '../support/fixtures';
 import { codeFrom, goodPassword, insertUserWithPassword, latestOutboxMessage, movableClock } from '../support/sign-in';
-import { listen, type Answer } from './from-address';
+import { listen, type Answer } from '../support/from-address';
 
 let ctx: TestContext;
 let server: Server;

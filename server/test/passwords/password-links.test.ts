@@ -6,7 +6,7 @@ import { emailHash } from '../../src/security/hashing';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertUser } from '../support/fixtures';
 import { goodPassword, insertUserWithPassword, latestOutboxMessage } from '../support/sign-in';
-import { listen, type Answer } from './from-address';
+import { listen, type Answer } from '../support/from-address';
 
 let ctx: TestContext;
 let server: Server;
