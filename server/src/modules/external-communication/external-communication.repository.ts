@@ -240,3 +240,23 @@ export async function upsertSenderSettings(
     .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ ...values, updated_at: now }))
     .execute();
 }
+
+/** The message a confirmation link stands for, found by the hash of its token. */
+export const findConfirmableDispatch = (db: Executor, confirmationHash: string) =>
+  db
+    .selectFrom('dispatches as d')
+    .innerJoin('cec_messages as m', 'm.id', 'd.message_id')
+    .select(['d.id', 'd.read_at', 'm.content', 'm.email_sender_name as sender', 'd.language'])
+    .where('d.source', '=', 'cec')
+    .where('d.confirmation_hash', '=', confirmationHash)
+    .executeTakeFirst();
+
+/** Records the first confirmation of a dispatch; confirming again changes nothing. */
+export async function confirmDispatchRead(db: Executor, dispatchId: number, at: Date): Promise<void> {
+  await db
+    .updateTable('dispatches')
+    .set({ read_at: at })
+    .where('id', '=', dispatchId)
+    .where('read_at', 'is', null)
+    .execute();
+}
