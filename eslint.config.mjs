@@ -117,7 +117,6 @@ const sqlNotYetInRepositories = [
   'server/src/http/auth.ts',
   'server/src/jobs/housekeeping.ts',
   'server/src/jobs/scheduler.ts',
-  'server/src/messages/recipient-language.ts',
   'server/src/metrics/metrics.ts',
   'server/src/modules/external-communication/external-communication.delivery.ts',
   'server/src/modules/groups/group-visibility.ts',
@@ -128,12 +127,7 @@ const sqlNotYetInRepositories = [
   'server/src/modules/personal-alarms/personal-alarms.timer.ts',
   'server/src/modules/scim/scim-groups.service.ts',
   'server/src/modules/scim/scim-users.service.ts',
-  'server/src/notify/channels.ts',
-  'server/src/notify/deliveries.ts',
-  'server/src/notify/dev-outbox.ts',
-  'server/src/notify/outcome-recorder.ts',
   'server/src/shared/paging.ts',
-  'server/src/shared/tenant-access.ts',
 ];
 
 const web = './web/src';
