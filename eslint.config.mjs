@@ -121,12 +121,7 @@ const sqlNotYetInRepositories = [
   'server/src/modules/external-communication/external-communication.delivery.ts',
   'server/src/modules/groups/group-visibility.ts',
   'server/src/modules/groups/groups.setup.ts',
-  'server/src/modules/personal-alarms/personal-alarms.audit.ts',
   'server/src/modules/personal-alarms/personal-alarms.delivery.ts',
-  'server/src/modules/personal-alarms/personal-alarms.service.ts',
-  'server/src/modules/personal-alarms/personal-alarms.timer.ts',
-  'server/src/modules/scim/scim-groups.service.ts',
-  'server/src/modules/scim/scim-users.service.ts',
   'server/src/shared/paging.ts',
 ];
 
