@@ -114,8 +114,6 @@ const sqlNotYetInRepositories = [
   'server/src/jobs/housekeeping.ts',
   'server/src/jobs/scheduler.ts',
   'server/src/modules/external-communication/external-communication.delivery.ts',
-  'server/src/modules/groups/group-visibility.ts',
-  'server/src/modules/groups/groups.setup.ts',
   'server/src/modules/personal-alarms/personal-alarms.delivery.ts',
   'server/src/shared/paging.ts',
 ];
@@ -212,7 +210,7 @@ export default tseslint.config(
       'server/src/db/{database,migrate,prepared}.ts',
       'server/src/http/{dispatch,literal-bracket-params,spec}.ts',
       'server/src/shared/paging.ts',
-      'server/src/modules/groups/group-visibility.ts',
+      'server/src/modules/groups/group-visibility.repository.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
