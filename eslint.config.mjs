@@ -111,8 +111,6 @@ const sqlNotYetInRepositories = [
   'server/src/demo/seed-organisation.ts',
   'server/src/demo/seed-sso.ts',
   'server/src/demo/seed.ts',
-  'server/src/jobs/housekeeping.ts',
-  'server/src/jobs/scheduler.ts',
   'server/src/modules/external-communication/external-communication.delivery.ts',
   'server/src/modules/personal-alarms/personal-alarms.delivery.ts',
   'server/src/shared/paging.ts',
