@@ -6,7 +6,7 @@
 import type { Executor } from '../../db/database';
 import { languageOfTag } from '../../messages/languages';
 import type { Services } from '../../services';
-import { revokePasswordLinks, scheduleInvitation, setLanguageIfUnset } from '../invitations';
+import { adoptDirectoryLanguage, revokePasswordLinks, scheduleInvitation } from '../invitations';
 import { revokeSessions } from '../sessions';
 import { memberPermissions } from '../users';
 import { userSchema } from './scim-discovery';
@@ -175,7 +175,7 @@ export async function createScimUser(
       });
       await refreshDeactivation(trx, id, now);
       // The directory's language for the person (SCIM preferredLanguage, else locale) writes their invitation.
-      if (language) await setLanguageIfUnset(trx, id, language);
+      if (language) await adoptDirectoryLanguage(trx, id, language);
       await scheduleInvitation(services, trx, { userId: id, tenantId });
       return id;
     }),
