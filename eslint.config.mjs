@@ -113,7 +113,6 @@ const sqlNotYetInRepositories = [
   'server/src/demo/seed.ts',
   'server/src/modules/external-communication/external-communication.delivery.ts',
   'server/src/modules/personal-alarms/personal-alarms.delivery.ts',
-  'server/src/shared/paging.ts',
 ];
 
 const web = './web/src';
@@ -207,7 +206,7 @@ export default tseslint.config(
       'server/src/db/migrations/**/*.ts',
       'server/src/db/{database,migrate,prepared}.ts',
       'server/src/http/{dispatch,literal-bracket-params,spec}.ts',
-      'server/src/shared/paging.ts',
+      'server/src/shared/paging{,.repository}.ts',
       'server/src/modules/groups/group-visibility.repository.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
