@@ -111,7 +111,6 @@ const sqlNotYetInRepositories = [
   'server/src/demo/seed-organisation.ts',
   'server/src/demo/seed-sso.ts',
   'server/src/demo/seed.ts',
-  'server/src/modules/external-communication/external-communication.delivery.ts',
   'server/src/modules/personal-alarms/personal-alarms.delivery.ts',
 ];
 
