@@ -76,6 +76,44 @@ const zones = [
   },
 ];
 
+/** Where SQL lives, as the lint rules about it say. */
+const sqlHome =
+  'SQL lives in repositories (*.repository.ts) and db/: call a repository function (docs/architecture.md).';
+/** The calls that start a query on a database handle or a transaction. */
+const queryStarts = [
+  'selectFrom',
+  'selectNoFrom',
+  'insertInto',
+  'replaceInto',
+  'updateTable',
+  'deleteFrom',
+  'mergeInto',
+];
+/**
+ * TEMPORARY: the sign-in files being rewritten into one sign-in module, which brings its SQL into its repository.
+ * Remove this list (and the ignores entry that uses it) once that rewrite is merged.
+ */
+const sqlOutsideRepositoriesForNow = [
+  'server/src/modules/sessions/**',
+  'server/src/modules/probes/**',
+  'server/src/security/throttle.ts',
+  'server/src/security/credentials.ts',
+  'server/src/modules/passkeys/passkey-sign-in.ts',
+];
+
+/**
+ * TEMPORARY: files whose statements have not yet moved into a repository. Each leaves this list as its SQL moves;
+ * the list goes when it is empty. Add nothing to it.
+ */
+const sqlNotYetInRepositories = [
+  'server/src/demo/seed-crisis.ts',
+  'server/src/demo/seed-invitation.ts',
+  'server/src/demo/seed-organisation.ts',
+  'server/src/demo/seed-sso.ts',
+  'server/src/demo/seed.ts',
+  'server/src/modules/personal-alarms/personal-alarms.delivery.ts',
+];
+
 const web = './web/src';
 /** The sign-in app's folders above the flows: what the flows, the texts and the widgets never import. */
 const screens = [`${web}/app/**/*`, `${web}/pages/**/*`, `${web}/main.{ts,tsx}`];
@@ -167,8 +205,8 @@ export default tseslint.config(
       'server/src/db/migrations/**/*.ts',
       'server/src/db/{database,migrate,prepared}.ts',
       'server/src/http/{dispatch,literal-bracket-params,spec}.ts',
-      'server/src/shared/paging.ts',
-      'server/src/modules/groups/group-visibility.ts',
+      'server/src/shared/paging{,.repository}.ts',
+      'server/src/modules/groups/group-visibility.repository.ts',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
@@ -186,6 +224,35 @@ export default tseslint.config(
       // No cycles between files, hence none between modules (sessions <-> sso and groups <-> users were two), and
       // type-only imports count (import-x/no-cycle skips them; scripts/eslint/no-import-cycle.mjs does not).
       'local/no-import-cycle': 'error',
+    },
+  },
+  {
+    // SQL lives in repositories (`*.repository.ts`) and db/ (docs/architecture.md): elsewhere no import of Kysely
+    // (its `sql` tag included, types too: db/ names the executor types), no `sql` fragment and no query built on a
+    // database handle.
+    files: ['server/src/**/*.ts'],
+    ignores: [
+      'server/src/**/*.repository.ts',
+      'server/src/db/**',
+      ...sqlOutsideRepositoriesForNow,
+      ...sqlNotYetInRepositories,
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'kysely', message: sqlHome }],
+          patterns: [{ group: ['kysely/*'], message: sqlHome }],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression[callee.property.name=/^(${queryStarts.join('|')})$/]`,
+          message: sqlHome,
+        },
+        { selector: 'TaggedTemplateExpression[tag.name="sql"]', message: sqlHome },
+      ],
     },
   },
   {

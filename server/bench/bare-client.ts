@@ -2,7 +2,7 @@
 // named and prepared, from a plain connection pool in this process, with no HTTP, no validator and no handler.
 // What PostgreSQL spends on these is what it must spend; the region's figure is compared with it.
 import { openDatabase, type DatabaseHandle } from '../src/db/database';
-import { sessionOf } from '../src/http/auth';
+import { selectCallerSession } from '../src/http/auth.repository';
 import { selectTenantsOfUser } from '../src/modules/tenants/tenants.repository';
 import { percentile, type LoadResult } from './load';
 
@@ -28,7 +28,7 @@ export class BareTenantsGet {
   }
 
   private async once(): Promise<void> {
-    const [session] = await sessionOf(
+    const [session] = await selectCallerSession(
       this.database.db,
       { sessionId: this.session.sessionId, tenantId: -1 },
       { tenantScoped: false },

@@ -10,7 +10,7 @@ import { Client, Pool, types as pgTypes } from 'pg';
 import postgres from 'postgres';
 import { openDatabase } from '../src/db/database';
 import { Pipelines } from '../src/db/pipeline';
-import { sessionOf } from '../src/http/auth';
+import { selectCallerSession } from '../src/http/auth.repository';
 import { selectTenantsOfUser } from '../src/modules/tenants/tenants.repository';
 import { PostgresCpu } from './costs';
 import { percentile } from './load';
@@ -93,7 +93,7 @@ async function statementsOf(url: string, session: { sessionId: string; userId: n
   } as typeof query;
   const database = await openDatabase({ url, poolSize: 1 });
   try {
-    await sessionOf(database.db, { sessionId: session.sessionId, tenantId: -1 }, { tenantScoped: false });
+    await selectCallerSession(database.db, { sessionId: session.sessionId, tenantId: -1 }, { tenantScoped: false });
     await selectTenantsOfUser(database.db, { userId: session.userId, limit: 10, offset: 0 });
   } finally {
     Client.prototype.query = query;

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Services } from '../services';
 import { AdminError } from './admin-error';
+import { findTenantName } from './admin.repository';
 
 export interface AdminIo {
   out(text: string): void;
@@ -13,9 +14,10 @@ export interface AdminIo {
 
 /** The tenant's name, or a refusal naming the id. */
 export async function tenantName(services: Services, tenantId: number): Promise<string> {
-  const tenant = await services.db.selectFrom('tenants').select('name').where('id', '=', tenantId).executeTakeFirst();
-  if (!tenant) throw new AdminError(`There is no tenant ${tenantId}. \`npm run admin -- tenant list\` shows them.`);
-  return tenant.name;
+  const name = await findTenantName(services.db, tenantId);
+  if (name === null)
+    throw new AdminError(`There is no tenant ${tenantId}. \`npm run admin -- tenant list\` shows them.`);
+  return name;
 }
 
 /** Text files an operator hands in (a CSV, a template): `-` is standard input. At most 10 MB. */

@@ -4,7 +4,7 @@
 // member (no password: this account signs in only with SSO). Idempotent, and run on every development start, so
 // an existing data directory picks up a changed issuer, client id or secret.
 import { saveOidcSettings } from '../modules/integrations';
-import { upsertSsoDomain } from '../modules/sso';
+import { routeSsoDomain } from '../modules/sso';
 import { buildPermissions, defaultUserSettings } from '../modules/users';
 import { emailHash } from '../security/hashing';
 import type { Services } from '../services';
@@ -41,7 +41,7 @@ export async function seedDevSso(services: Services): Promise<number | null> {
       .execute();
   }
   const tenantId = tenant.id;
-  await upsertSsoDomain(db, { domain: devSsoDomain, tenantId, kind: 'oidc' });
+  await routeSsoDomain(db, { domain: devSsoDomain, tenantId, kind: 'oidc' });
   await saveOidcSettings(services, tenantId, {
     clientId: idp.clientId,
     clientSecret: idp.clientSecret,

@@ -1,9 +1,8 @@
 import type { Request } from 'express';
-import { sql } from 'kysely';
-import { prepared } from '../db/prepared';
 import { ApiError } from '../errors';
 import type { Services } from '../services';
-import type { Factors, Permissions, SessionCaller } from '../shared/caller';
+import type { Factors, SessionCaller } from '../shared/caller';
+import { selectCallerSession } from './auth.repository';
 import { pendingOperations } from './operations';
 
 /** While a factor is unverified (or no user is bound yet) the session may only complete or end itself. */
@@ -22,45 +21,6 @@ export function bearerToken(req: Request): string {
 
 export const hasPendingFactor = (factors: Factors) => Object.values(factors).includes('unverified');
 
-interface SessionRow {
-  id: string;
-  /** Null while a single sign-on session waits for its identity provider. */
-  user_id: number | null;
-  sso_tenant_id: number | null;
-  factors: Factors;
-  expires_at: Date;
-  revoked_at: Date | null;
-  /** Tenant-scoped operations only: the caller's active membership in the request's tenant. */
-  is_member?: boolean;
-  permissions?: Permissions | null;
-  is_admin?: boolean | null;
-}
-
-/** The session behind a token and, for tenant-scoped operations, the caller's membership of the tenant. */
-export const sessionOf = prepared<SessionRow, { sessionId: string; tenantId: number }, { tenantScoped: boolean }>(
-  (db, p, { tenantScoped }) =>
-    db
-      .selectFrom('sessions as s')
-      .$if(tenantScoped, (q) =>
-        q.leftJoin('memberships as m', (join) =>
-          join
-            .onRef('m.user_id', '=', 's.user_id')
-            .on('m.tenant_id', '=', p.tenantId)
-            // Deactivated by the tenant's directory (SCIM): no longer a member for any call.
-            .on('m.active', '=', sql.lit(true)),
-        ),
-      )
-      .select(['s.id', 's.user_id', 's.sso_tenant_id', 's.factors', 's.expires_at', 's.revoked_at'])
-      .$if(tenantScoped, (q) =>
-        q.select([
-          sql<boolean>`m.user_id is not null`.as('is_member'),
-          sql<Permissions | null>`m.permissions`.as('permissions'),
-          sql<boolean | null>`m.is_admin`.as('is_admin'),
-        ]),
-      )
-      .where('s.id', '=', p.sessionId),
-);
-
 /**
  * The access token's session, checked against the database on every request (revocation takes effect at once).
  * For tenant-scoped operations the membership named by `cosafe-tenant-id` comes in the same query. A session bound
@@ -75,7 +35,7 @@ export async function authenticate(
 ): Promise<SessionCaller & { tenantId: number | null }> {
   const claims = await services.tokens.verify(bearerToken(req));
   const tenantId = tenantScoped ? Number(req.headers['cosafe-tenant-id']) : null;
-  const [session] = await sessionOf(
+  const [session] = await selectCallerSession(
     services.db,
     { sessionId: claims.sessionId, tenantId: Number.isSafeInteger(tenantId) ? tenantId! : -1 },
     { tenantScoped },

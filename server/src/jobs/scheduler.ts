@@ -7,11 +7,21 @@
 // Handlers must be idempotent (a job can run again after a crash); they get the claim to tag the rows they touch.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { sql, type Kysely } from 'kysely';
 import type { Db } from '../db/database';
 import type { JobStatus } from '../db/column-types';
-import type { DB as Database } from '../db/types';
 import type { Logger } from '../logger';
+import {
+  cancelPendingJobs,
+  claimDueJobs,
+  findJobStateByDedupeKey,
+  insertJobUnlessKnown,
+  markJobDone,
+  markJobFailed,
+  renewJobLeases,
+  rescheduleJob,
+  selectNextClaimableAt,
+  type ClaimedJob,
+} from './jobs.repository';
 
 export interface JobContext {
   jobId: number;
@@ -58,15 +68,6 @@ export interface SchedulerOptions {
 /** Retry delay after the n-th failed attempt of a job: 1 s, 2 s, 4 s, … capped at 10 minutes. */
 export const jobRetryDelayMs = (attempt: number): number => Math.min(600_000, 1_000 * 2 ** Math.max(0, attempt - 1));
 
-interface ClaimedJob {
-  id: number;
-  kind: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  max_attempts: number;
-  locked_by: string;
-}
-
 export class JobScheduler {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly leaseMs: number;
@@ -100,30 +101,20 @@ export class JobScheduler {
   }
 
   /** Inserts the job unless its dedupe key exists; use the caller's transaction so the job commits with its cause. */
-  async enqueue(executor: Kysely<Database>, job: EnqueueOptions): Promise<boolean> {
-    const result = await executor
-      .insertInto('jobs')
-      .values({
-        kind: job.kind,
-        dedupe_key: job.dedupeKey,
-        payload: JSON.stringify(job.payload ?? {}),
-        run_at: job.runAt ?? this.options.now(),
-        ...(job.maxAttempts ? { max_attempts: job.maxAttempts } : {}),
-      })
-      .onConflict((oc) => oc.column('dedupe_key').doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  async enqueue(executor: Db, job: EnqueueOptions): Promise<boolean> {
+    return insertJobUnlessKnown(executor, {
+      kind: job.kind,
+      dedupeKey: job.dedupeKey,
+      payload: job.payload ?? {},
+      runAt: job.runAt ?? this.options.now(),
+      maxAttempts: job.maxAttempts,
+    });
   }
 
   /** Cancels jobs that have not finished; a cancelled job is never run (one running now completes harmlessly). */
-  async cancel(executor: Kysely<Database>, dedupeKeys: string[]): Promise<void> {
+  async cancel(executor: Db, dedupeKeys: string[]): Promise<void> {
     if (dedupeKeys.length === 0) return;
-    await executor
-      .updateTable('jobs')
-      .set({ status: 'cancelled', finished_at: this.options.now(), locked_until: null, locked_by: null })
-      .where('dedupe_key', 'in', dedupeKeys)
-      .where('status', '=', 'pending')
-      .execute();
+    await cancelPendingJobs(executor, dedupeKeys, this.options.now());
   }
 
   /** Runs every job that is due now (tests call this instead of starting the timer). Returns how many ran. */
@@ -152,11 +143,7 @@ export class JobScheduler {
     if (job) await this.execute(job);
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const row = await this.db
-        .selectFrom('jobs')
-        .select(['status', 'last_error', 'locked_until'])
-        .where('dedupe_key', '=', dedupeKey)
-        .executeTakeFirst();
+      const row = await findJobStateByDedupeKey(this.db, dedupeKey);
       if (!row) return { status: 'missing', lastError: null, running: false };
       const running =
         row.status === 'pending' &&
@@ -207,12 +194,7 @@ export class JobScheduler {
   /** Renews the lease of every claim in hand (the heartbeat; public so tests can beat by hand under a fake clock). */
   async renewLeases(): Promise<void> {
     if (this.held.size === 0 || this.heartbeatStopped) return;
-    await this.db
-      .updateTable('jobs')
-      .set({ locked_until: new Date(this.options.now().getTime() + this.leaseMs) })
-      .where('locked_by', 'in', [...this.held])
-      .where('status', '=', 'pending')
-      .execute();
+    await renewJobLeases(this.db, [...this.held], new Date(this.options.now().getTime() + this.leaseMs));
   }
 
   /**
@@ -249,12 +231,8 @@ export class JobScheduler {
   /** How long to sleep after a poll that found nothing to do. */
   private async idleDelay(): Promise<number> {
     if (!this.signalConnected) return this.pollIntervalMs;
-    const row = await this.db
-      .selectFrom('jobs')
-      .select(sql<Date | null>`min(greatest(run_at, coalesce(locked_until, run_at)))`.as('next'))
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    const next = row?.next ? new Date(row.next).getTime() : null;
+    const nextAt = await selectNextClaimableAt(this.db);
+    const next = nextAt ? nextAt.getTime() : null;
     if (next === null) return this.idleMaxMs;
     return Math.min(this.idleMaxMs, Math.max(this.pollIntervalMs, next - this.options.now().getTime() + 10));
   }
@@ -279,17 +257,13 @@ export class JobScheduler {
   private async claim(count: number, dedupeKey?: string): Promise<ClaimedJob[]> {
     const now = this.options.now();
     const claim = `${this.worker}:${randomUUID()}`;
-    const only = dedupeKey === undefined ? sql`` : sql`and dedupe_key = ${dedupeKey}`;
-    const { rows } = await sql<ClaimedJob>`
-      update jobs
-         set locked_until = ${new Date(now.getTime() + this.leaseMs)}, locked_by = ${claim} || ':' || id, attempts = attempts + 1
-       where id in (select id from jobs
-                     where status = 'pending' and run_at <= ${now} and (locked_until is null or locked_until <= ${now}) ${only}
-                     order by run_at, id
-                     limit ${count}
-                     for update skip locked)
-      returning id, kind, payload, attempts, max_attempts, locked_by`.execute(this.db);
-    return rows;
+    return claimDueJobs(this.db, {
+      prefix: claim,
+      now,
+      lockedUntil: new Date(now.getTime() + this.leaseMs),
+      count,
+      dedupeKey,
+    });
   }
 
   private async execute(job: ClaimedJob): Promise<void> {
@@ -317,20 +291,8 @@ export class JobScheduler {
       await this.fail(job, error);
       return;
     }
-    const mine = this.db
-      .updateTable('jobs')
-      .where('id', '=', job.id)
-      .where('locked_by', '=', job.locked_by)
-      .where('status', '=', 'pending');
-    if (result && 'rerunAt' in result) {
-      await mine
-        .set({ run_at: result.rerunAt, attempts: 0, locked_until: null, locked_by: null, last_error: null })
-        .execute();
-    } else {
-      await mine
-        .set({ status: 'done', finished_at: this.options.now(), locked_until: null, last_error: null })
-        .execute();
-    }
+    if (result && 'rerunAt' in result) await rescheduleJob(this.db, job, result.rerunAt);
+    else await markJobDone(this.db, job, this.options.now());
   }
 
   private async fail(job: ClaimedJob, error: unknown): Promise<void> {
@@ -341,21 +303,10 @@ export class JobScheduler {
       gaveUp ? 'job failed for good' : 'job failed, will retry',
     );
     const now = this.options.now();
-    await this.db
-      .updateTable('jobs')
-      .where('id', '=', job.id)
-      .where('locked_by', '=', job.locked_by)
-      .where('status', '=', 'pending')
-      .set(
-        gaveUp
-          ? { status: 'failed', finished_at: now, locked_until: null, last_error: message }
-          : {
-              run_at: new Date(now.getTime() + jobRetryDelayMs(job.attempts)),
-              locked_until: null,
-              locked_by: null,
-              last_error: message,
-            },
-      )
-      .execute();
+    await markJobFailed(this.db, job, {
+      now,
+      retryAt: gaveUp ? null : new Date(now.getTime() + jobRetryDelayMs(job.attempts)),
+      error: message,
+    });
   }
 }

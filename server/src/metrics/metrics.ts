@@ -3,8 +3,8 @@
 // outcome: 'success' })`, `lockouts.inc({ kind: 'password' })`. Gauges that need the database read it when
 // scraped, through the services registered with observeServices().
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { sql } from 'kysely';
 import type { DatabaseHandle, Db } from '../db/database';
+import { selectDueJobBacklog } from './metrics.repository';
 
 export const registry = new Registry();
 // Process metrics, including event-loop lag (nodejs_eventloop_lag_seconds and its percentiles).
@@ -111,15 +111,7 @@ new Gauge({
     if (!observed) return;
     try {
       const now = observed.now();
-      const row = await observed.db
-        .selectFrom('jobs')
-        .select([
-          sql<number>`count(*)`.as('depth'),
-          sql<Date | null>`min(run_at) filter (where locked_until is null or locked_until <= ${now})`.as('oldest'),
-        ])
-        .where('status', '=', 'pending')
-        .where('run_at', '<=', now)
-        .executeTakeFirst();
+      const row = await selectDueJobBacklog(observed.db, now);
       jobDepth.set(Number(row?.depth ?? 0));
       jobLag.set(row?.oldest ? Math.max(0, (now.getTime() - new Date(row.oldest).getTime()) / 1_000) : 0);
       this.set(1);

@@ -5,6 +5,7 @@ import nodemailer, { type Transporter, type TransportOptions } from 'nodemailer'
 import type { DispatchChannel } from '../db/column-types';
 import type { Db } from '../db/database';
 import type { Language } from '../messages/languages';
+import { insertOutboxMessage } from './notify.repository';
 
 export type ChannelName = DispatchChannel;
 
@@ -38,10 +39,7 @@ export class OutboxChannel implements Channel {
     private readonly db: Db,
   ) {}
   async send(message: OutgoingMessage): Promise<void> {
-    await this.db
-      .insertInto('outbox')
-      .values({ channel: this.name, recipient: message.to, subject: message.subject ?? null, body: message.body })
-      .execute();
+    await insertOutboxMessage(this.db, this.name, message);
   }
 }
 

@@ -4,14 +4,14 @@
 // claimed again; a row left 'sending' by an older claim (its worker stopped mid-send) is claimed again: delivery is
 // at least once at the provider interface, every attempt of a dispatch carrying the same identity (see
 // dispatchIdempotencyKey), which the provider or the receiving mail system uses to deliver it once.
-import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
 import type { DispatchChannel, DispatchSource } from '../db/column-types';
 import type { Logger } from '../logger';
 import type { OutgoingMessage } from './channels';
 import type { Notifier } from './notifier';
 import { dispatchPolicy } from './dispatch-policy';
-import { OutcomeRecorder, type ClaimedDispatch } from './outcome-recorder';
+import { OutcomeRecorder } from './outcome-recorder';
+import { claimDispatches, findNextDispatchAttempt, type ClaimedDispatch } from './notify.repository';
 import type { JobContext, JobResult } from '../jobs/scheduler';
 
 export { dispatchPolicy, dispatchRetryDelayMs } from './dispatch-policy';
@@ -82,10 +82,18 @@ export async function deliverDispatches<S extends DeliveryDeps>(
     if (held) {
       [batch, exhausted, held] = [held, held.length < dispatchPolicy.batchSize, null];
     } else {
-      const which = abandoned
-        ? sql`status = 'sending' and locked_by is distinct from ${ctx.claim}`
-        : sql`status = 'queued' and next_attempt_at <= ${ctx.now()}`;
-      const claimed = await claimBatch(db, source, messageId, which, ctx.claim, message);
+      const claimable = abandoned
+        ? { abandoned: true as const, claim: ctx.claim }
+        : { abandoned: false as const, now: ctx.now() };
+      const claimed = await claimDispatches(
+        db,
+        source,
+        messageId,
+        claimable,
+        ctx.claim,
+        dispatchPolicy.batchSize,
+        message.confirmationHash?.bind(message),
+      );
       if (claimed === null) {
         if (!abandoned) break;
         abandoned = false;
@@ -119,57 +127,8 @@ export async function deliverDispatches<S extends DeliveryDeps>(
     if (exhausted && !abandoned) break;
   }
   if (start.fresh && !requeued) return undefined;
-  const next = await db
-    .selectFrom('dispatches')
-    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
-    .where('source', '=', source)
-    .where('message_id', '=', messageId)
-    .where('status', '=', 'queued')
-    .executeTakeFirst();
-  return next?.at ? { rerunAt: new Date(next.at) } : undefined;
-}
-
-/**
- * Claims the next rows (in id order, along the (source, message_id, status, id) index) by writing 'sending' and
- * the claim; answers null when there is nothing left to claim, and whether this was the last of them. Without
- * confirmation links one statement with FOR UPDATE SKIP LOCKED does it; with them the candidates are read first,
- * so their hashes go in the same write.
- */
-async function claimBatch(
-  db: Db,
-  source: DispatchSource,
-  messageId: number,
-  which: RawBuilder<unknown>,
-  claim: string,
-  message: LoadedMessage,
-) {
-  const returning = sql`returning d.id, d.recipient_id, d.channel, d.sent_to, d.attempts, d.key_nonce, d.language`;
-  // attempts counts sends (outcome-recorder.ts writes it with each outcome), not claims.
-  const set = sql`status = 'sending', locked_by = ${claim}`;
-  const limit = dispatchPolicy.batchSize;
-  if (!message.confirmationHash) {
-    const { rows } = await sql<ClaimedDispatch>`
-      update dispatches d set ${set}
-       where d.id in (select id from dispatches
-                       where source = ${source} and message_id = ${messageId} and ${which}
-                       order by id limit ${limit}
-                       for update skip locked)
-      ${returning}`.execute(db);
-    return rows.length > 0 ? { rows, exhausted: rows.length < limit } : null;
-  }
-  const candidates = await sql<{ id: number; channel: DispatchChannel; key_nonce: string }>`
-    select id, channel, key_nonce from dispatches
-     where source = ${source} and message_id = ${messageId} and ${which}
-     order by id limit ${limit}`.execute(db);
-  if (candidates.rows.length === 0) return null;
-  const values = sql.join(candidates.rows.map((c) => sql`(${c.id}::bigint, ${message.confirmationHash!(c)}::text)`));
-  // The condition is checked again under the row lock: a row another worker claimed meanwhile is skipped.
-  const { rows } = await sql<ClaimedDispatch>`
-    update dispatches d set ${set}, confirmation_hash = coalesce(v.hash, d.confirmation_hash)
-      from (values ${values}) as v(id, hash)
-     where d.id = v.id and ${which}
-    ${returning}`.execute(db);
-  return { rows, exhausted: candidates.rows.length < limit };
+  const next = await findNextDispatchAttempt(db, source, messageId);
+  return next ? { rerunAt: next } : undefined;
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -4,6 +4,7 @@ import { Router } from 'express';
 import { ApiError } from '../errors';
 import type { Db } from '../db/database';
 import { outboxPage } from './dev-outbox-page';
+import { selectOutboxMessages } from './notify.repository';
 
 export function devOutboxRouter(services: { db: Db }): Router {
   const router = Router();
@@ -12,13 +13,7 @@ export function devOutboxRouter(services: { db: Db }): Router {
       const to = typeof req.query.to === 'string' ? req.query.to : undefined;
       if (to !== undefined && (to.length === 0 || to.length > 320))
         throw new ApiError('BAD_REQUEST', { message: 'to must be 1-320 characters' });
-      let query = services.db
-        .selectFrom('outbox')
-        .select(['channel', 'recipient as to', 'subject', 'body', 'created_at as createdAt'])
-        .orderBy('id', 'desc')
-        .limit(100);
-      if (to !== undefined) query = query.where('recipient', '=', to);
-      const rows = await query.execute();
+      const rows = await selectOutboxMessages(services.db, to);
       if (req.accepts(['json', 'html']) === 'html') res.type('html').send(outboxPage(rows));
       else res.json({ data: rows });
     } catch (error) {

@@ -1,22 +1,11 @@
 // Writes the outcome of each dispatch as soon as its send returns (see deliveries.ts).
-import type { DispatchChannel } from '../db/column-types';
 import type { Db } from '../db/database';
 import { dispatchPolicy, dispatchRetryDelayMs } from './dispatch-policy';
 import type { JobContext } from '../jobs/scheduler';
 import { dispatchOutcomes } from '../metrics/metrics';
+import { markDispatchesFailed, markDispatchesSent, type ClaimedDispatch } from './notify.repository';
 
-/** A dispatch row as a claim holds it (deliveries.ts claims, sends and records it). */
-export interface ClaimedDispatch {
-  id: number;
-  recipient_id: number;
-  channel: DispatchChannel;
-  sent_to: string;
-  /** The sends of this dispatch whose outcome was recorded before this one. */
-  attempts: number;
-  key_nonce: string;
-  /** The recipient's language, chosen when the dispatch was made (null: English). */
-  language: string | null;
-}
+export type { ClaimedDispatch };
 
 /**
  * Writes each outcome as soon as its send returns, so a worker that dies mid-batch leaves only the sends in
@@ -62,26 +51,11 @@ export class OutcomeRecorder {
 
   private async write(outcomes: { dispatch: ClaimedDispatch; error: string | null }[]): Promise<void> {
     const now = this.ctx.now();
-    const mine = (ids: number[]) =>
-      this.db
-        .updateTable('dispatches')
-        .where('id', 'in', ids)
-        .where('status', '=', 'sending')
-        .where('locked_by', '=', this.ctx.claim);
     // This send's number: attempts counts the sends whose outcome is recorded, written with the outcome (a row
     // claimed again after its worker died, before it sent, is not counted twice).
     const attempt = (dispatch: ClaimedDispatch) => dispatch.attempts + 1;
     const sent = outcomes.filter((o) => o.error === null).map((o) => o.dispatch.id);
-    if (sent.length > 0)
-      await mine(sent)
-        .set((eb) => ({
-          status: 'sent',
-          sent_at: now,
-          locked_by: null,
-          last_error: null,
-          attempts: eb('attempts', '+', 1),
-        }))
-        .execute();
+    if (sent.length > 0) await markDispatchesSent(this.db, sent, this.ctx.claim, now);
     for (const { dispatch, error } of outcomes) {
       dispatchOutcomes.inc({
         channel: dispatch.channel,
@@ -101,15 +75,12 @@ export class OutcomeRecorder {
     for (const { attempt: made, error, ids } of groups.values()) {
       const gaveUp = made >= dispatchPolicy.maxAttempts;
       if (!gaveUp) this.retried = true;
-      await mine(ids)
-        .set({
-          status: gaveUp ? 'failed' : 'queued',
-          attempts: made,
-          next_attempt_at: gaveUp ? now : new Date(now.getTime() + dispatchRetryDelayMs(made)),
-          locked_by: null,
-          last_error: error.slice(0, 1_000),
-        })
-        .execute();
+      await markDispatchesFailed(this.db, ids, this.ctx.claim, {
+        gaveUp,
+        attempts: made,
+        nextAttemptAt: gaveUp ? now : new Date(now.getTime() + dispatchRetryDelayMs(made)),
+        error: error.slice(0, 1_000),
+      });
     }
   }
 }

@@ -2,14 +2,10 @@
 // feature flags: they manage api keys, contacts and SSO settings and see hidden groups (docs/decisions.md).
 import { ApiError, type ErrorCode } from '../errors';
 import type { Db } from '../db/database';
-import { prepared, type Placeholders } from '../db/prepared';
-
-const membershipRole = prepared((db, p: Placeholders<{ tenantId: number; userId: number }>) =>
-  db.selectFrom('memberships').select('is_admin').where('tenant_id', '=', p.tenantId).where('user_id', '=', p.userId),
-);
+import { selectMembershipRole } from './tenant-access.repository';
 
 export async function isTenantAdmin(db: Db, tenantId: number, userId: number): Promise<boolean> {
-  const [row] = await membershipRole(db, { tenantId, userId });
+  const [row] = await selectMembershipRole(db, { tenantId, userId });
   return row?.is_admin === true;
 }
 

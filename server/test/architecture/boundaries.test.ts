@@ -68,6 +68,33 @@ describe('module boundaries (lint)', () => {
     ]);
   }, 60_000);
 
+  const sqlRule = (messages: LintMessage[]) =>
+    messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax');
+
+  test('Kysely imported outside a repository is reported, the statement written with it too', () => {
+    expect(
+      sqlRule(lintAs('service-imports-kysely.ts', 'server/src/modules/users/users.service.ts')).map((m) => [
+        m.ruleId,
+        m.message,
+      ]),
+    ).toEqual([
+      ['no-restricted-imports', expect.stringContaining('SQL lives in repositories')],
+      ['no-restricted-syntax', expect.stringContaining('SQL lives in repositories')],
+    ]);
+  }, 60_000);
+
+  test('a statement built on a database handle outside a repository is reported', () => {
+    expect(
+      sqlRule(lintAs('service-builds-a-query.ts', 'server/src/jobs/fixture.ts')).map((m) => [m.ruleId, m.message]),
+    ).toEqual([['no-restricted-syntax', expect.stringContaining('SQL lives in repositories')]]);
+  }, 60_000);
+
+  test('Kysely and statements inside a repository or db/ are allowed', () => {
+    expect(sqlRule(lintAs('service-imports-kysely.ts', 'server/src/modules/users/users.repository.ts'))).toEqual([]);
+    expect(sqlRule(lintAs('service-builds-a-query.ts', 'server/src/modules/users/users.repository.ts'))).toEqual([]);
+    expect(sqlRule(lintAs('service-builds-a-query.ts', 'server/src/db/fixture.ts'))).toEqual([]);
+  }, 60_000);
+
   test("a module importing another module's index.ts is allowed", () => {
     expect(lintAs('module-imports-another-modules-index.ts', 'server/src/modules/scim/fixture.ts')).toEqual([]);
   }, 60_000);

@@ -1,7 +1,7 @@
 // The group list reads one tenant's rows through indexes, not by scanning every tenant's groups.
 import { CompiledQuery, sql } from 'kysely';
 import { selectGroups } from '../../src/modules/groups/groups.repository';
-import type { Viewer } from '../../src/modules/groups/group-visibility';
+import type { Viewer } from '../../src/modules/groups/group-visibility.repository';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertCaller, insertOrganisation } from '../support/organisation-fixtures';
 

@@ -1,6 +1,6 @@
 // sender-settings set | show
 import type { Command } from '@commander-js/extra-typings';
-import { findSenderSettings, upsertSenderSettings } from '../../modules/external-communication';
+import { senderSettingsOf, setSenderSettings } from '../../modules/external-communication';
 import { AdminError } from '../admin-error';
 import { tenantName, type AdminIo } from '../admin-io';
 import { positiveInt, smsSender, text } from '../parse';
@@ -19,12 +19,12 @@ export function senderSettingsCommands(program: Command, io: AdminIo): void {
     .action(async (options) => {
       const services = await io.services();
       const organisation = await tenantName(services, options.tenant);
-      const current = await findSenderSettings(services.db, options.tenant);
+      const current = await senderSettingsOf(services.db, options.tenant);
       const emailName = options.emailName ?? current?.email_sender_name;
       const smsId = options.smsSender ?? current?.sms_sender_id;
       if (!emailName || !smsId)
         throw new AdminError(`${organisation} has no sender settings yet: give both --email-name and --sms-sender.`);
-      await upsertSenderSettings(
+      await setSenderSettings(
         services.db,
         options.tenant,
         { email_sender_name: emailName, sms_sender_id: smsId },
@@ -40,7 +40,7 @@ export function senderSettingsCommands(program: Command, io: AdminIo): void {
     .action(async (options) => {
       const services = await io.services();
       const organisation = await tenantName(services, options.tenant);
-      const current = await findSenderSettings(services.db, options.tenant);
+      const current = await senderSettingsOf(services.db, options.tenant);
       if (!current)
         return void io.out(
           `${organisation} has no sender settings: its external messages are refused (CEC_TENANT_CONFIGURATION_INCOMPLETE) until they are set.\n`,

@@ -5,9 +5,10 @@ import { X509Certificate } from 'node:crypto';
 import { Option, type Command } from '@commander-js/extra-typings';
 import type { SsoKind } from '../../db/column-types';
 import { endpointIssues, saveOidcSettings } from '../../modules/integrations';
-import { upsertSamlSettings, upsertSsoDomain } from '../../modules/sso';
+import { configureSaml, routeSsoDomain } from '../../modules/sso';
 import { AdminError } from '../admin-error';
 import { tenantName, type AdminIo } from '../admin-io';
+import { selectSsoSettings } from '../admin.repository';
 import { domain, positiveInt, text, url } from '../parse';
 
 /** Domains anyone can have an address at: no tenant may take their sign-in over. */
@@ -77,7 +78,7 @@ export function ssoCommands(program: Command, io: AdminIo): void {
         throw new AdminError(`${options.domain} is a public mail domain: no tenant may sign it in.`);
       const services = await io.services();
       const organisation = await tenantName(services, options.tenant);
-      await upsertSsoDomain(services.db, {
+      await routeSsoDomain(services.db, {
         domain: options.domain,
         tenantId: options.tenant,
         kind: options.kind as SsoKind,
@@ -137,7 +138,7 @@ export function ssoCommands(program: Command, io: AdminIo): void {
         throw new AdminError('entry-point must be an https URL in production.');
       const organisation = await tenantName(services, options.tenant);
       const idpCertificates = pemCertificates(options.certificate);
-      await upsertSamlSettings(
+      await configureSaml(
         services.db,
         {
           tenantId: options.tenant,
@@ -157,22 +158,7 @@ export function ssoCommands(program: Command, io: AdminIo): void {
     .action(async (options) => {
       const services = await io.services();
       const organisation = await tenantName(services, options.tenant);
-      const domains = await services.db
-        .selectFrom('sso_domains')
-        .select(['domain', 'kind'])
-        .where('tenant_id', '=', options.tenant)
-        .orderBy('domain')
-        .execute();
-      const oidc = await services.db
-        .selectFrom('oidc_settings')
-        .select(['issuer', 'client_id'])
-        .where('tenant_id', '=', options.tenant)
-        .executeTakeFirst();
-      const saml = await services.db
-        .selectFrom('saml_settings')
-        .select(['entry_point', 'idp_certificates'])
-        .where('tenant_id', '=', options.tenant)
-        .executeTakeFirst();
+      const { domains, oidc, saml } = await selectSsoSettings(services.db, options.tenant);
       io.out(`${organisation} (tenant ${options.tenant})\n`);
       io.out(`  domains: ${domains.length ? domains.map((d) => `${d.domain} (${d.kind})`).join(', ') : 'none'}\n`);
       io.out(`  OIDC: ${oidc ? `${oidc.issuer}, client ${oidc.client_id}` : 'not set'}\n`);

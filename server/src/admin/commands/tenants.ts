@@ -1,6 +1,7 @@
 // tenant create | tenant list
 import type { Command } from '@commander-js/extra-typings';
 import type { AdminIo } from '../admin-io';
+import { insertTenantWithAccount, selectTenantsWithMemberCounts } from '../admin.repository';
 import { text, url } from '../parse';
 
 export function tenantCommands(program: Command, io: AdminIo): void {
@@ -14,18 +15,10 @@ export function tenantCommands(program: Command, io: AdminIo): void {
     .option('--logo-url <url>', 'its logo (default: <website>/logo.png)', url())
     .action(async (options) => {
       const services = await io.services();
-      const id = await services.db.transaction().execute(async (trx) => {
-        const created = await trx
-          .insertInto('tenants')
-          .values({
-            name: options.name,
-            website_url: options.website,
-            logo_url: options.logoUrl ?? `${options.website.replace(/\/$/, '')}/logo.png`,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx.insertInto('accounts').values({ tenant_id: created.id, name: options.name }).execute();
-        return created.id;
+      const id = await insertTenantWithAccount(services.db, {
+        name: options.name,
+        websiteUrl: options.website,
+        logoUrl: options.logoUrl ?? `${options.website.replace(/\/$/, '')}/logo.png`,
       });
       io.out(`Tenant ${id} created: ${options.name}\n`);
     });
@@ -35,13 +28,7 @@ export function tenantCommands(program: Command, io: AdminIo): void {
     .description('List the tenants with their ids and number of members')
     .action(async () => {
       const services = await io.services();
-      const rows = await services.db
-        .selectFrom('tenants as t')
-        .leftJoin('memberships as m', 'm.tenant_id', 't.id')
-        .select(['t.id', 't.name', 't.website_url', (eb) => eb.fn.count<string>('m.user_id').as('members')])
-        .groupBy(['t.id', 't.name', 't.website_url'])
-        .orderBy('t.id')
-        .execute();
+      const rows = await selectTenantsWithMemberCounts(services.db);
       if (rows.length === 0) return void io.out('No tenants yet.\n');
       for (const r of rows) io.out(`${r.id}\t${r.name}\t${r.website_url}\t${r.members} member(s)\n`);
     });

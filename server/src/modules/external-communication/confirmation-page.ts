@@ -11,6 +11,7 @@ import { fallbackLanguage, languageOfTag, negotiateLanguage, type Language } fro
 import { escapeHtml, t, tHtml } from '../../messages/render';
 import type { Services } from '../../services';
 import { confirmationHash, confirmationTokenPattern } from './confirmation-links';
+import { confirmDispatchRead, findConfirmableDispatch } from './external-communication.repository';
 
 interface Confirmable {
   id: number;
@@ -51,13 +52,7 @@ export function confirmationRouter(services: Services): Router {
 
   const find = async (token: string): Promise<Confirmable | undefined> => {
     if (!confirmationTokenPattern.test(token)) return undefined;
-    return services.db
-      .selectFrom('dispatches as d')
-      .innerJoin('cec_messages as m', 'm.id', 'd.message_id')
-      .select(['d.id', 'd.read_at', 'm.content', 'm.email_sender_name as sender', 'd.language'])
-      .where('d.source', '=', 'cec')
-      .where('d.confirmation_hash', '=', confirmationHash(token))
-      .executeTakeFirst();
+    return findConfirmableDispatch(services.db, confirmationHash(token));
   };
 
   const browserLanguage = (req: Request): Language =>
@@ -113,12 +108,7 @@ export function confirmationRouter(services: Services): Router {
       const found = await find(req.params.token);
       if (!found) return void notFound(req, res);
       // The first confirmation counts; confirming again changes nothing.
-      await services.db
-        .updateTable('dispatches')
-        .set({ read_at: services.now() })
-        .where('id', '=', found.id)
-        .where('read_at', 'is', null)
-        .execute();
+      await confirmDispatchRead(services.db, found.id, services.now());
       // Post/redirect/get: reloading the answer does not post again.
       res.redirect(303, `${req.baseUrl}/${req.params.token}`);
     } catch (error) {

@@ -1,5 +1,6 @@
 // SQL of external communication. Every query of tenant data carries the tenant predicate.
 import { sql, type Insertable, type Kysely } from 'kysely';
+import type { DispatchChannel } from '../../db/column-types';
 import type { Db, Executor } from '../../db/database';
 import { prepared, type Placeholders } from '../../db/prepared';
 import type { DB as Database } from '../../db/types';
@@ -240,3 +241,76 @@ export async function upsertSenderSettings(
     .onConflict((oc) => oc.column('tenant_id').doUpdateSet({ ...values, updated_at: now }))
     .execute();
 }
+
+/** The message a confirmation link stands for, found by the hash of its token. */
+export const findConfirmableDispatch = (db: Executor, confirmationHash: string) =>
+  db
+    .selectFrom('dispatches as d')
+    .innerJoin('cec_messages as m', 'm.id', 'd.message_id')
+    .select(['d.id', 'd.read_at', 'm.content', 'm.email_sender_name as sender', 'd.language'])
+    .where('d.source', '=', 'cec')
+    .where('d.confirmation_hash', '=', confirmationHash)
+    .executeTakeFirst();
+
+/** Records the first confirmation of a dispatch; confirming again changes nothing. */
+export async function confirmDispatchRead(db: Executor, dispatchId: number, at: Date): Promise<void> {
+  await db
+    .updateTable('dispatches')
+    .set({ read_at: at })
+    .where('id', '=', dispatchId)
+    .where('read_at', 'is', null)
+    .execute();
+}
+
+/** A message about to be expanded into recipients and dispatches, locked for it. */
+export const lockMessageForResolving = (db: Executor, messageId: number) =>
+  db
+    .selectFrom('cec_messages')
+    .select(['id', 'tenant_id', 'sender_user_id', 'is_email', 'is_sms', 'has_voice_call', 'recipients_resolved_at'])
+    .where('id', '=', messageId)
+    .forUpdate()
+    .executeTakeFirst();
+
+/** The contacts of the message's groups become its recipients: one per contact, with the groups it came through. */
+export async function insertMessageRecipients(db: Executor, message: { id: number; tenantId: number }): Promise<void> {
+  await sql`
+      insert into cec_message_recipients (message_id, contact_id, name, title, email, phone, group_ids)
+      select ${message.id}, c.id, c.name, c.title, c.email, c.phone, array_agg(gm.group_id order by gm.group_id)
+        from cec_message_groups mg
+        join cec_group_members gm on gm.group_id = mg.group_id and gm.tenant_id = ${message.tenantId}
+        join cec_contacts c on c.id = gm.contact_id and c.tenant_id = ${message.tenantId}
+       where mg.message_id = ${message.id}
+       group by c.id
+       order by c.id
+      on conflict do nothing`.execute(db);
+}
+
+/** One dispatch on the channel per recipient with an address for it (email or phone), in the recipient's language. */
+export async function insertChannelDispatches(
+  db: Executor,
+  m: { tenantId: number; messageId: number; senderLanguage: string | null },
+  channel: DispatchChannel,
+  column: 'email' | 'phone',
+  now: Date,
+): Promise<void> {
+  await sql`
+    insert into dispatches (tenant_id, source, message_id, recipient_id, channel, sent_to, next_attempt_at, language)
+    select ${m.tenantId}, 'cec', r.message_id, r.id, ${channel}, ${sql.ref(`r.${column}`)}, ${now}, coalesce(c.language, ${m.senderLanguage}::text)
+      from cec_message_recipients r
+      left join cec_contacts c on c.id = r.contact_id
+     where r.message_id = ${m.messageId} and ${sql.ref(`r.${column}`)} is not null
+     order by r.id
+    on conflict do nothing`.execute(db);
+}
+
+export async function markRecipientsResolved(db: Executor, messageId: number, at: Date): Promise<void> {
+  await db.updateTable('cec_messages').set({ recipients_resolved_at: at }).where('id', '=', messageId).execute();
+}
+
+/** What sending a message needs of it: its text, whether it carries a confirmation link, its sender names. */
+export const findMessageForDelivery = (db: Executor, messageId: number) =>
+  db
+    .selectFrom('cec_messages')
+    .select(['content', 'has_confirmation_link', 'email_sender_name', 'sms_sender_id'])
+    .where('id', '=', messageId)
+    .executeTakeFirstOrThrow();

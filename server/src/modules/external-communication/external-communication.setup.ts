@@ -2,6 +2,8 @@
 // groups, their recipients (one by one, or imported from CSV) and message templates. A refusal is a
 // SetupRefused whose message says what to do.
 import type { Services } from '../../services';
+import type { Db } from '../../db/database';
+import { findSenderSettings, upsertSenderSettings } from './external-communication.repository';
 import * as repo from './external-communication.setup.repository';
 import { normalisePhone, parseRecipientsCsv, validEmail, type RowProblem } from './recipients-csv';
 
@@ -240,3 +242,14 @@ export async function deleteTemplate(services: Services, tenantId: number, id: n
   await repo.deleteTemplate(services.db, tenantId, id);
   return template.name;
 }
+
+/** The names a tenant's messages are sent under (email sender name, SMS sender id), if it has set them. */
+export const senderSettingsOf = (db: Db, tenantId: number) => findSenderSettings(db, tenantId);
+
+/** Sets the names a tenant's messages are sent under. */
+export const setSenderSettings = (
+  db: Db,
+  tenantId: number,
+  values: { email_sender_name: string; sms_sender_id: string },
+  now: Date,
+) => upsertSenderSettings(db, tenantId, values, now);

@@ -3,7 +3,6 @@ export { externalCommunicationHandlers } from './external-communication.handlers
 export { confirmationRouter } from './confirmation-page';
 export { externalMessageDeliverJob } from './external-communication.service';
 export { deliverExternalMessage } from './external-communication.delivery';
-export { findSenderSettings, upsertSenderSettings } from './external-communication.repository';
 export {
   SetupRefused,
   addRecipient,
@@ -17,6 +16,8 @@ export {
   listTemplates,
   removeRecipient,
   renameCecGroup,
+  senderSettingsOf,
+  setSenderSettings,
   updateTemplate,
   type ImportReport,
 } from './external-communication.setup';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/database';
 import { prepared, type Placeholders } from '../../db/prepared';
-import type { GroupFunction } from '../../db/column-types';
+import type { GroupFunction, GroupType } from '../../db/column-types';
 import { containsPattern, pageAndTotal, type PageParams } from '../../shared/paging';
 import { userColumns } from '../../shared/user-view';
 import {
@@ -12,7 +12,7 @@ import {
   type Viewer,
   type ViewerParams,
   type ViewerShape,
-} from './group-visibility';
+} from './group-visibility.repository';
 
 export interface GroupFilters {
   functions?: GroupFunction[];
@@ -274,4 +274,100 @@ export async function selectGroupMembers(
 ) {
   const pattern = options.nameContains === undefined ? undefined : containsPattern(options.nameContains);
   return memberPage(db, { tenantId, groupId, pattern, ...page }, { sort: options.sort, byName: pattern !== undefined });
+}
+
+/** The tenant's first account, which owns the groups an operator creates. */
+export const findFirstAccount = (db: Executor, tenantId: number) =>
+  db.selectFrom('accounts').select('id').where('tenant_id', '=', tenantId).orderBy('id').executeTakeFirst();
+
+/** An account named after the tenant (as SCIM makes one); nothing when there is no such tenant. */
+export const insertAccountNamedAfterTenant = (db: Executor, tenantId: number) =>
+  db
+    .insertInto('accounts')
+    .columns(['tenant_id', 'name'])
+    .expression((eb) => eb.selectFrom('tenants').select(['id', 'name']).where('id', '=', tenantId))
+    .returning('id')
+    .executeTakeFirst();
+
+export async function insertOperatorGroup(
+  db: Executor,
+  group: { tenantId: number; accountId: number; name: string; type: GroupType },
+): Promise<number> {
+  const { id } = await db
+    .insertInto('groups')
+    .values({
+      tenant_id: group.tenantId,
+      account_id: group.accountId,
+      name: group.name,
+      type: group.type,
+      image_url: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function insertGroupFunctions(db: Executor, groupId: number, functions: GroupFunction[]): Promise<void> {
+  await db
+    .insertInto('group_functions')
+    .values(functions.map((f) => ({ group_id: groupId, function: f })))
+    .execute();
+}
+
+/** The tenant's groups by name, each saying whether its directory (SCIM) manages it. */
+export const listTenantGroups = (db: Executor, tenantId: number) =>
+  db
+    .selectFrom('groups as g')
+    .leftJoin('scim_groups as s', 's.group_id', 'g.id')
+    .select(['g.id', 'g.name', 'g.type', 'g.members_count', sql<boolean>`s.group_id is not null`.as('from_directory')])
+    .where('g.tenant_id', '=', tenantId)
+    .orderBy('g.name_folded')
+    .orderBy('g.id')
+    .execute();
+
+/** One of the tenant's groups, saying whether its directory (SCIM) manages it. */
+export const findTenantGroupWithOrigin = (db: Executor, tenantId: number, groupId: number) =>
+  db
+    .selectFrom('groups as g')
+    .leftJoin('scim_groups as s', 's.group_id', 'g.id')
+    .select(['g.id', 'g.name', sql<boolean>`s.group_id is not null`.as('from_directory')])
+    .where('g.tenant_id', '=', tenantId)
+    .where('g.id', '=', groupId)
+    .executeTakeFirst();
+
+/** The member of the tenant with this address (case-insensitive). */
+export const findMemberByEmail = (db: Executor, tenantId: number, email: string) =>
+  db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('m.user_id')
+    .where('m.tenant_id', '=', tenantId)
+    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+
+export const findGroupMembership = (db: Executor, groupId: number, userId: number) =>
+  db
+    .selectFrom('group_members')
+    .select('is_admin')
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+
+export async function setGroupAdmin(db: Executor, groupId: number, userId: number, admin: boolean): Promise<void> {
+  await db
+    .updateTable('group_members')
+    .set({ is_admin: admin })
+    .where('group_id', '=', groupId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function insertGroupMember(
+  db: Executor,
+  member: { groupId: number; userId: number; tenantId: number; admin: boolean },
+): Promise<void> {
+  await db
+    .insertInto('group_members')
+    .values({ group_id: member.groupId, user_id: member.userId, tenant_id: member.tenantId, is_admin: member.admin })
+    .execute();
 }

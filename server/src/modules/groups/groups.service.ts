@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 import { pageOf, pageRows, type Page, type PageParams } from '../../shared/paging';
 import { imageUrlsOf } from '../../shared/image-urls';
 import { toUser } from '../../shared/user-view';
-import { viewerOf } from './group-visibility';
+import { viewerOf } from './group-visibility.repository';
 import {
   findVisibleGroup,
   selectGroupMembers,

@@ -1,7 +1,7 @@
 // Invitations: the module's public face.
 export { inviteUser, type InviteInput, type InviteOutcome } from './invite-user';
-export { setLanguageIfUnset } from './invitations.repository';
 export {
+  adoptDirectoryLanguage,
   invitationJob,
   revokePasswordLinks,
   scheduleInvitation,

@@ -69,3 +69,50 @@ export async function setLanguageIfUnset(db: Executor, userId: number, language:
     )
     .execute();
 }
+
+/** Locks the tenant a person is invited to; answers whether it exists. */
+export async function lockTenantForInvitation(db: Executor, tenantId: number): Promise<boolean> {
+  const tenant = await db.selectFrom('tenants').select('id').where('id', '=', tenantId).forUpdate().executeTakeFirst();
+  return tenant !== undefined;
+}
+
+/** The account an address already has, if any. */
+export const findUserIdByEmailHash = (db: Executor, emailHash: string) =>
+  db.selectFrom('users').select('id').where('email_hash', '=', emailHash).executeTakeFirst();
+
+/** A new account without a password (the invitation sets one); answers its id. */
+export async function insertInvitedUser(
+  db: Executor,
+  user: { name: string; title: string | null; email: string; emailHash: string; phone: string | null },
+): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      name: user.name,
+      title: user.title,
+      email: user.email,
+      email_hash: user.emailHash,
+      password_hash: null,
+      phone_primary: user.phone,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Makes the user a member of the tenant with these permissions; a membership already there is kept as it is. */
+export async function addMembershipIfAbsent(
+  db: Executor,
+  membership: { tenantId: number; userId: number; permissions: unknown; isAdmin: boolean },
+): Promise<void> {
+  await db
+    .insertInto('memberships')
+    .values({
+      tenant_id: membership.tenantId,
+      user_id: membership.userId,
+      permissions: JSON.stringify(membership.permissions),
+      is_admin: membership.isAdmin,
+    })
+    .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).doNothing())
+    .execute();
+}

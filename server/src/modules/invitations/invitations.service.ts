@@ -15,6 +15,7 @@ import {
   deleteOutstandingPasswordTokens,
   findInvitee,
   replaceInvitationToken,
+  setLanguageIfUnset,
   type Invitee,
 } from './invitations.repository';
 
@@ -100,3 +101,7 @@ export async function sendInvitation(
 /** A deactivated account keeps no way in: its unused invitation and reset links stop working. */
 export const revokePasswordLinks = (db: Executor, userId: number): Promise<void> =>
   deleteOutstandingPasswordTokens(db, userId);
+
+/** The language a directory gives a new user, unless the user has chosen one already. */
+export const adoptDirectoryLanguage = (db: Executor, userId: number, language: string) =>
+  setLanguageIfUnset(db, userId, language);

@@ -5,7 +5,13 @@ import type { Language } from '../../messages/languages';
 import { emailHash } from '../../security/hashing';
 import type { Services } from '../../services';
 import { memberPermissions } from '../users';
-import { setLanguageIfUnset } from './invitations.repository';
+import {
+  addMembershipIfAbsent,
+  findUserIdByEmailHash,
+  insertInvitedUser,
+  lockTenantForInvitation,
+  setLanguageIfUnset,
+} from './invitations.repository';
 import { scheduleInvitation, type NoInvitation } from './invitations.service';
 
 export interface InviteInput {
@@ -28,41 +34,25 @@ export interface InviteOutcome {
 
 export async function inviteUser(services: Services, input: InviteInput): Promise<InviteOutcome> {
   const outcome = await services.db.transaction().execute(async (trx) => {
-    const tenant = await trx
-      .selectFrom('tenants')
-      .select('id')
-      .where('id', '=', input.tenantId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!tenant) throw new ApiError('NOT_FOUND', { message: `There is no tenant ${input.tenantId}` });
+    if (!(await lockTenantForInvitation(trx, input.tenantId)))
+      throw new ApiError('NOT_FOUND', { message: `There is no tenant ${input.tenantId}` });
     const hash = emailHash(input.email);
-    const existing = await trx.selectFrom('users').select('id').where('email_hash', '=', hash).executeTakeFirst();
+    const existing = await findUserIdByEmailHash(trx, hash);
     const userId =
       existing?.id ??
-      (
-        await trx
-          .insertInto('users')
-          .values({
-            name: input.name,
-            title: input.title ?? null,
-            email: input.email,
-            email_hash: hash,
-            password_hash: null,
-            phone_primary: input.phone ?? null,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    await trx
-      .insertInto('memberships')
-      .values({
-        tenant_id: input.tenantId,
-        user_id: userId,
-        permissions: JSON.stringify(memberPermissions()),
-        is_admin: input.admin ?? false,
-      })
-      .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).doNothing())
-      .execute();
+      (await insertInvitedUser(trx, {
+        name: input.name,
+        title: input.title ?? null,
+        email: input.email,
+        emailHash: hash,
+        phone: input.phone ?? null,
+      }));
+    await addMembershipIfAbsent(trx, {
+      tenantId: input.tenantId,
+      userId,
+      permissions: memberPermissions(),
+      isAdmin: input.admin ?? false,
+    });
     if (input.language) await setLanguageIfUnset(trx, userId, input.language);
     return {
       userId,

@@ -163,3 +163,11 @@ export const lockUser = (db: Executor, userId: number) =>
     .where('id', '=', userId)
     .forUpdate()
     .executeTakeFirst();
+
+/** The name and address a new passkey is registered under. */
+export const findPasskeyHolder = (db: Executor, userId: number) =>
+  db.selectFrom('users').select(['email', 'name']).where('id', '=', userId).executeTakeFirst();
+
+/** The address a passkey notice goes to. */
+export const findHolderEmail = (db: Executor, userId: number) =>
+  db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();

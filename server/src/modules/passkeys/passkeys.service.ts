@@ -16,7 +16,9 @@ import {
   countPasskeys,
   credentialsOfUser,
   deletePasskeyRow,
+  findHolderEmail,
   findOwnPasskey,
+  findPasskeyHolder,
   insertChallenge,
   insertPasskey,
   insertPasskeyEvent,
@@ -68,7 +70,7 @@ const limitReached = () =>
 export async function registrationOptions(services: Services, auth: AuthContext) {
   requireOwnCredentials(auth);
   const { db, config } = services;
-  const user = await db.selectFrom('users').select(['email', 'name']).where('id', '=', auth.userId).executeTakeFirst();
+  const user = await findPasskeyHolder(db, auth.userId);
   if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
   const existing = await credentialsOfUser(db, auth.userId);
   if (existing.length >= maxPasskeysPerUser) throw limitReached();
@@ -241,7 +243,7 @@ export async function deletePasskey(
   });
   if (!removed) throw new ApiError('NOT_FOUND', { message: 'No such passkey' });
   services.logger.info({ userId: auth.userId, passkeyId: id }, 'passkey removed');
-  const user = await services.db.selectFrom('users').select('email').where('id', '=', auth.userId).executeTakeFirst();
+  const user = await findHolderEmail(services.db, auth.userId);
   if (user)
     await tellUser(services, auth.userId, user.email, acceptLanguage, (language) =>
       passkeyRemovedEmail(language, { name: removed.name, email: user.email }),

@@ -3,9 +3,9 @@
 // administrator holding the alarm permission the operation needs) acting for them. Every change, by anyone, is
 // recorded in personal_alarm_changes in the transaction that makes it; a change by someone other than the owner
 // also enqueues the owner's notice (personal-alarms.delivery.ts), in that same transaction.
-import type { Kysely } from 'kysely';
 import type { PersonalAlarmAction } from '../../db/column-types';
-import type { DB as Database } from '../../db/types';
+import type { Db } from '../../db/database';
+import { insertAlarmChange } from './personal-alarms.repository';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
@@ -40,25 +40,21 @@ export const sortedIds = (ids: number[]) => [...ids].sort((a, b) => a - b);
  */
 export async function recordAlarmChange(
   services: Services,
-  trx: Kysely<Database>,
+  trx: Db,
   alarm: { id: number; tenant_id: number; user_id: number },
   actorId: number,
   action: PersonalAlarmAction,
   changes: AlarmChanges,
 ): Promise<void> {
   if (action !== 'create' && Object.keys(changes).length === 0) return;
-  const { id } = await trx
-    .insertInto('personal_alarm_changes')
-    .values({
-      tenant_id: alarm.tenant_id,
-      alarm_id: alarm.id,
-      actor_id: actorId,
-      action,
-      changes: toJson(changes),
-      created_at: services.now(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const id = await insertAlarmChange(trx, {
+    tenant_id: alarm.tenant_id,
+    alarm_id: alarm.id,
+    actor_id: actorId,
+    action,
+    changes: toJson(changes),
+    created_at: services.now(),
+  });
   if (actorId !== alarm.user_id) {
     await services.jobs.enqueue(trx, {
       kind: alarmChangedJob,

@@ -1,6 +1,6 @@
 // SQL of personal alarms. Every query of tenant data carries the tenant predicate; functions that run inside a
 // transaction take it as `db` (never the shared handle: PGlite's one connection is held by the transaction).
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Updateable } from 'kysely';
 import type { DB as Database } from '../../db/types';
 import type { ClaimedDispatch } from '../../notify/deliveries';
 import type { PageParams } from '../../shared/paging';
@@ -185,3 +185,27 @@ export const alarmRecipients = (alarmId: number, tenantId: number, ownerId: numb
    where rg.alarm_id = ${alarmId} and gm.user_id <> ${ownerId}`;
 
 export const singleUser = (userId: number) => sql`select ${userId}::bigint as user_id`;
+
+/** A stored location's point, if it is still there. */
+export const findLocationPoint = (db: Executor, locationId: number) =>
+  db
+    .selectFrom('personal_alarm_locations')
+    .select(['latitude', 'longitude'])
+    .where('id', '=', locationId)
+    .executeTakeFirst();
+
+export const insertAlarm = (db: Executor, alarm: Insertable<Database['personal_alarms']>) =>
+  db.insertInto('personal_alarms').values(alarm).returningAll().executeTakeFirstOrThrow();
+
+/** Changes an alarm and answers it as it now is. */
+export const updateAlarm = (db: Executor, id: number, changes: Updateable<Database['personal_alarms']>) =>
+  db.updateTable('personal_alarms').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+
+/** Records a change of an alarm; answers the record's id. */
+export async function insertAlarmChange(
+  db: Executor,
+  change: Insertable<Database['personal_alarm_changes']>,
+): Promise<number> {
+  const row = await db.insertInto('personal_alarm_changes').values(change).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}

@@ -1,9 +1,8 @@
 // Personal alarms (lone-worker timers): a person arms a timer on their device; unless it is stopped or moved
 // before dispatchAt, the alarm goes to the recipients then. Every change of an active timer runs in one
 // transaction with the jobs that carry it (personal-alarms.timer.ts).
-import type { Kysely } from 'kysely';
 import type { components } from '../../../../generated/core-api';
-import type { DB as Database } from '../../db/types';
+import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
@@ -14,11 +13,14 @@ import {
   countReachedUsers,
   findActiveAlarmOnDevice,
   findAlarm,
+  findLocationPoint,
+  insertAlarm,
   insertLocation,
   replaceRecipientGroups,
   replaceRecipientUsers,
   selectAlarms,
   selectRecipientRefs,
+  updateAlarm,
   validRecipientRefs,
   type AlarmRow,
 } from './personal-alarms.repository';
@@ -66,25 +68,15 @@ export function toPersonalAlarm(row: AlarmRow): PersonalAlarm {
 }
 
 /** Ids that are not users or groups of the tenant are left out; someone besides the owner must remain to be reached. */
-async function recipientsOf(
-  db: Kysely<Database>,
-  tenantId: number,
-  ownerId: number,
-  userIds: number[],
-  groupIds: number[],
-) {
+async function recipientsOf(db: Db, tenantId: number, ownerId: number, userIds: number[], groupIds: number[]) {
   const refs = await validRecipientRefs(db, tenantId, userIds, groupIds);
   if ((await countReachedUsers(db, ownerId, refs.users, refs.groups)) === 0) throw noRecipients();
   return refs;
 }
 
-async function locationOf(db: Kysely<Database>, locationId: number | null) {
+async function locationOf(db: Db, locationId: number | null) {
   if (locationId === null) return null;
-  const row = await db
-    .selectFrom('personal_alarm_locations')
-    .select(['latitude', 'longitude'])
-    .where('id', '=', locationId)
-    .executeTakeFirst();
+  const row = await findLocationPoint(db, locationId);
   return row ? { latitude: row.latitude, longitude: row.longitude } : null;
 }
 
@@ -96,7 +88,7 @@ function isActiveDeviceViolation(error: unknown): boolean {
   );
 }
 
-async function inTransaction<T>(services: Services, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+async function inTransaction<T>(services: Services, work: (trx: Db) => Promise<T>): Promise<T> {
   try {
     return await services.db.transaction().execute(work);
   } catch (error) {
@@ -123,22 +115,18 @@ export async function createPersonalAlarm(
     const refs = await recipientsOf(trx, tenantId, auth.userId, body.recipientUserIds, body.groupIds);
     if (body.active && (await findActiveAlarmOnDevice(trx, auth.userId, body.sender.deviceId))) throw deviceConflict();
     const locationId = body.location ? await insertLocation(trx, tenantId, body.location) : null;
-    const alarm = await trx
-      .insertInto('personal_alarms')
-      .values({
-        tenant_id: tenantId,
-        user_id: auth.userId,
-        device_id: body.sender.deviceId,
-        text: body.text,
-        dispatch_at: new Date(body.dispatchAt),
-        active: body.active,
-        one_minute_warning: body.oneMinuteWarning,
-        location_id: locationId,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const alarm = await insertAlarm(trx, {
+      tenant_id: tenantId,
+      user_id: auth.userId,
+      device_id: body.sender.deviceId,
+      text: body.text,
+      dispatch_at: new Date(body.dispatchAt),
+      active: body.active,
+      one_minute_warning: body.oneMinuteWarning,
+      location_id: locationId,
+      created_at: now,
+      updated_at: now,
+    });
     await replaceRecipientUsers(trx, alarm.id, refs.users);
     await replaceRecipientGroups(trx, alarm.id, refs.groups);
     if (alarm.active) await armTimer(services, trx, alarm);
@@ -233,19 +221,14 @@ export async function updatePersonalAlarm(
       diff(changes, 'oneMinuteWarning', alarm.one_minute_warning, body.oneMinuteWarning);
     if (body.location !== undefined) diff(changes, 'location', await locationOf(trx, alarm.location_id), body.location);
     const timerMoves = alarm.active && (body.dispatchAt !== undefined || body.oneMinuteWarning !== undefined);
-    const updated = await trx
-      .updateTable('personal_alarms')
-      .set({
-        ...(body.text !== undefined ? { text: body.text } : {}),
-        ...(body.dispatchAt !== undefined ? { dispatch_at: new Date(body.dispatchAt) } : {}),
-        ...(body.oneMinuteWarning !== undefined ? { one_minute_warning: body.oneMinuteWarning } : {}),
-        ...(body.location !== undefined ? { location_id: await insertLocation(trx, tenantId, body.location) } : {}),
-        ...(timerMoves ? { version: alarm.version + 1 } : {}),
-        updated_at: services.now(),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await updateAlarm(trx, id, {
+      ...(body.text !== undefined ? { text: body.text } : {}),
+      ...(body.dispatchAt !== undefined ? { dispatch_at: new Date(body.dispatchAt) } : {}),
+      ...(body.oneMinuteWarning !== undefined ? { one_minute_warning: body.oneMinuteWarning } : {}),
+      ...(body.location !== undefined ? { location_id: await insertLocation(trx, tenantId, body.location) } : {}),
+      ...(timerMoves ? { version: alarm.version + 1 } : {}),
+      updated_at: services.now(),
+    });
     if (timerMoves) {
       await disarmTimer(services, trx, alarm);
       await armTimer(services, trx, updated);
@@ -281,12 +264,11 @@ export async function activatePersonalAlarm(
     if (alarm.message_id !== null) throw dispatchedConflict();
     if (await findActiveAlarmOnDevice(trx, alarm.user_id, alarm.device_id, alarm.id)) throw deviceConflict();
     if (!counted && dispatchesAtOnce(alarm.dispatch_at, now)) throw changedMeanwhile();
-    const updated = await trx
-      .updateTable('personal_alarms')
-      .set({ active: true, version: alarm.version + 1, updated_at: services.now() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await updateAlarm(trx, id, {
+      active: true,
+      version: alarm.version + 1,
+      updated_at: services.now(),
+    });
     await armTimer(services, trx, updated);
     await recordAlarmChange(services, trx, alarm, auth.userId, 'activate', { active: { from: false, to: true } });
     return updated;
@@ -307,12 +289,11 @@ export async function deactivatePersonalAlarm(
     if (!alarm) throw notFound();
     requireOwnerOrOperator(auth, alarm, 'stop');
     if (!alarm.active) return alarm;
-    const updated = await trx
-      .updateTable('personal_alarms')
-      .set({ active: false, version: alarm.version + 1, updated_at: services.now() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await updateAlarm(trx, id, {
+      active: false,
+      version: alarm.version + 1,
+      updated_at: services.now(),
+    });
     await disarmTimer(services, trx, alarm);
     await recordAlarmChange(services, trx, alarm, auth.userId, 'deactivate', { active: { from: true, to: false } });
     return updated;

@@ -1,8 +1,7 @@
 // The timer of an active alarm is two durable jobs made for the alarm's current version: the alarm at dispatchAt
 // and, with oneMinuteWarning, the owner's warning a minute before (at once when less than a minute is left).
 // Moving or stopping the timer cancels them and bumps the version, so a job already claimed does nothing.
-import type { Kysely } from 'kysely';
-import type { DB as Database } from '../../db/types';
+import type { Db } from '../../db/database';
 import type { Services } from '../../services';
 
 export const alarmFireJob = 'alarm.fire';
@@ -21,7 +20,7 @@ const keys = (alarm: { id: number; version: number }) => ({
   warn: `alarm:${alarm.id}:v${alarm.version}:warn`,
 });
 
-export async function armTimer(services: Services, trx: Kysely<Database>, alarm: Armed): Promise<void> {
+export async function armTimer(services: Services, trx: Db, alarm: Armed): Promise<void> {
   const { fire, warn } = keys(alarm);
   const payload = { alarmId: alarm.id, version: alarm.version };
   await services.jobs.enqueue(trx, {
@@ -38,11 +37,7 @@ export async function armTimer(services: Services, trx: Kysely<Database>, alarm:
   }
 }
 
-export async function disarmTimer(
-  services: Services,
-  trx: Kysely<Database>,
-  alarm: { id: number; version: number },
-): Promise<void> {
+export async function disarmTimer(services: Services, trx: Db, alarm: { id: number; version: number }): Promise<void> {
   const { fire, warn } = keys(alarm);
   await services.jobs.cancel(trx, [fire, warn]);
 }

@@ -1,7 +1,6 @@
 // SCIM groups: groups of the tenant that its directory created, named and filled by the directory. Members
 // must be users of the tenant; hand-made groups are never visible or changeable here.
-import type { Kysely, Transaction } from 'kysely';
-import type { DB as Database } from '../../db/types';
+import type { Executor } from '../../db/database';
 import type { Services } from '../../services';
 import { groupSchema } from './scim-discovery';
 import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
@@ -10,7 +9,7 @@ import { listResponse, parseEqFilter, scimPage } from './scim-filter';
 import type { PatchOperation } from './scim-user-draft';
 import * as repo from './scim-groups.repository';
 
-type Db = Kysely<Database> | Transaction<Database>;
+type Db = Executor;
 const groupFilters = { displayname: 'displayName', externalid: 'externalId', id: 'id' };
 const corePrefix = 'urn:ietf:params:scim:schemas:core:2.0:group:';
 

@@ -3,11 +3,10 @@
 // are the membership's own. Deactivation takes effect at once: calls in this tenant answer 403, and a user
 // deactivated in every tenant cannot sign in and loses every session and every unused password link. A member
 // who is active here and has no password (nor single sign-on) gets an invitation to choose one.
-import type { Transaction } from 'kysely';
-import type { DB as Database } from '../../db/types';
+import type { Executor } from '../../db/database';
 import { languageOfTag } from '../../messages/languages';
 import type { Services } from '../../services';
-import { revokePasswordLinks, scheduleInvitation, setLanguageIfUnset } from '../invitations';
+import { adoptDirectoryLanguage, revokePasswordLinks, scheduleInvitation } from '../invitations';
 import { revokeSessionsOf } from '../sessions';
 import { memberPermissions } from '../users';
 import { userSchema } from './scim-discovery';
@@ -96,7 +95,7 @@ export async function listScimUsers(
   );
 }
 
-async function loadUser(services: Services, db: Services['db'] | Transaction<Database>, tenantId: number, id: string) {
+async function loadUser(services: Services, db: Executor, tenantId: number, id: string) {
   const row = await repo.findScimUser(db, tenantId, id);
   if (!row) throw scimNotFound('No such user');
   return row;
@@ -117,7 +116,7 @@ async function uniquely<T>(work: () => Promise<T>): Promise<T> {
 
 /** Deactivated everywhere (or in no tenant after a SCIM delete): cannot sign in, sessions end now. */
 async function refreshDeactivation(
-  trx: Transaction<Database>,
+  trx: Executor,
   userId: number,
   now: Date,
   orphanIsDeactivated = false,
@@ -176,7 +175,7 @@ export async function createScimUser(
       });
       await refreshDeactivation(trx, id, now);
       // The directory's language for the person (SCIM preferredLanguage, else locale) writes their invitation.
-      if (language) await setLanguageIfUnset(trx, id, language);
+      if (language) await adoptDirectoryLanguage(trx, id, language);
       await scheduleInvitation(services, trx, { userId: id, tenantId });
       return id;
     }),

@@ -1,3 +1,3 @@
 // Single sign-on (OIDC, SAML, Skolon): the module's public face.
 export { ssoHandlers, ssoSignIn } from './sso.handlers';
-export { upsertSamlSettings, upsertSsoDomain } from './sso.repository';
+export { configureSaml, routeSsoDomain } from './sso.setup';

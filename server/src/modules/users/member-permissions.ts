@@ -2,6 +2,7 @@
 // reads them. Flags are named `area.flag` (cec.maySend) or `area.*` for every flag of an area.
 import type { Db, Executor } from '../../db/database';
 import { buildPermissions, permissionAreas, type UserPermissions } from './permission-flags';
+import { findMembershipByEmail, storeMemberPermissions } from './users.repository';
 
 export class PermissionChangeRefused extends Error {
   constructor(message: string) {
@@ -33,14 +34,7 @@ export function expandFlags(names: string[]): string[] {
 }
 
 async function membership(db: Executor, tenantId: number, email: string, lock: boolean) {
-  let query = db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.user_id', 'm.permissions'])
-    .where('m.tenant_id', '=', tenantId)
-    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()));
-  if (lock) query = query.forUpdate();
-  const row = await query.executeTakeFirst();
+  const row = await findMembershipByEmail(db, tenantId, email, lock);
   if (!row) throw new PermissionChangeRefused(`${email} is not a member of tenant ${tenantId}.`);
   return row;
 }
@@ -75,12 +69,7 @@ export async function changeMemberPermissions(
       permissions[area] = { ...permissions[area], [flag]: input.on };
     }
     if (changed.length)
-      await trx
-        .updateTable('memberships')
-        .set({ permissions: JSON.stringify(permissions as unknown as UserPermissions) })
-        .where('tenant_id', '=', input.tenantId)
-        .where('user_id', '=', row.user_id)
-        .execute();
+      await storeMemberPermissions(trx, input.tenantId, row.user_id, permissions as unknown as UserPermissions);
     return changed;
   });
 }

@@ -1,6 +1,7 @@
-import type { Db } from '../../db/database';
+import type { Db, Executor } from '../../db/database';
 import { prepared, type Placeholders } from '../../db/prepared';
 import { userColumns, type UserRow } from '../../shared/user-view';
+import type { UserPermissions } from './permission-flags';
 
 const tenantUser = prepared((db, p: Placeholders<{ tenantId: number; userId: number }>) =>
   db
@@ -51,5 +52,31 @@ export async function upsertUserSettings(db: Db, userId: number, values: Setting
     .insertInto('user_settings')
     .values({ user_id: userId, ...values })
     .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+    .execute();
+}
+
+/** A member's stored permissions in a tenant, found by address (case-insensitive); locked for a change when asked. */
+export function findMembershipByEmail(db: Executor, tenantId: number, email: string, lock: boolean) {
+  let query = db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['m.user_id', 'm.permissions'])
+    .where('m.tenant_id', '=', tenantId)
+    .where((eb) => eb(eb.fn('lower', ['u.email']), '=', email.toLowerCase()));
+  if (lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function storeMemberPermissions(
+  db: Executor,
+  tenantId: number,
+  userId: number,
+  permissions: UserPermissions,
+): Promise<void> {
+  await db
+    .updateTable('memberships')
+    .set({ permissions: JSON.stringify(permissions) })
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', '=', userId)
     .execute();
 }

@@ -1,4 +1,4 @@
-// Which groups a caller sees in a tenant (contract of listGroups): groups.mayInteractWithAll → every group the
+// SQL of which groups a caller sees in a tenant (contract of listGroups): groups.mayInteractWithAll → every group the
 // tenant takes part in, groups.mayInteractWithOwn → the groups the caller is a member of (through this tenant),
 // neither → none. Hidden groups additionally need membership or the tenant administrator role.
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
