@@ -2,10 +2,18 @@
 // uses of a key per fixed window. Each check is one atomic statement, safe under concurrency on PostgreSQL and
 // PGlite alike. The parts (rateLimitCheck, rateLimitAnswer, rateLimitVerdict) also open the sign-in's lockout
 // statements (modules/sessions/lockouts.repository.ts), which count their rate limits in the same round trip.
-import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/database';
-import { prepared, type Placeholders } from '../db/prepared';
 import { tooManyRequests } from '../errors';
+import {
+  countRateLimits,
+  rateLimitAnswer,
+  rateLimitCheck,
+  rateLimitExceeded,
+  type RateLimitAnswer,
+  type RateLimitValues,
+} from './throttle.repository';
+
+export { rateLimitAnswer, rateLimitCheck, rateLimitExceeded, type RateLimitAnswer, type RateLimitValues };
 
 /** At most `limit` uses per fixed window of `windowSeconds`. */
 export interface RatePolicy {
@@ -16,14 +24,6 @@ export interface RatePolicy {
 /** How long a source stays familiar to an identity after its last successful sign-in (housekeeping forgets it then). */
 export const familiarDays = 90;
 
-/** The named values of a rate-limit check, to spread into the values of the statement that holds it. */
-export interface RateLimitValues {
-  now: string;
-  consumeKeys: string[];
-  consumeWindowEnds: string[];
-  consumeLimits: number[];
-}
-
 export function rateLimitValues(now: Date, consume: [key: string, policy: RatePolicy][]): RateLimitValues {
   return {
     now: now.toISOString(),
@@ -31,38 +31,6 @@ export function rateLimitValues(now: Date, consume: [key: string, policy: RatePo
     consumeWindowEnds: consume.map(([, p]) => new Date(now.getTime() + p.windowSeconds * 1000).toISOString()),
     consumeLimits: consume.map(([, p]) => p.limit),
   };
-}
-
-/**
- * The common table expressions of a rate-limit check:
- * - `limited`: the keys already at their limit in the current window;
- * - `consumed`: each key counted once more in its window, only when nothing refuses (`refusedElsewhere`, an SQL
- *   condition of the statement around it, or `limited`: a refused request costs nothing).
- */
-export const rateLimitCheck = (p: Placeholders<RateLimitValues>, refusedElsewhere: RawBuilder<unknown> = sql`false`) =>
-  sql`limited as (
-      select t.key, t.window_ends_at from throttles t join unnest(${p.consumeKeys}::text[], ${p.consumeLimits}::int[]) as policy (key, max) on policy.key = t.key
-      where t.window_ends_at > ${p.now}::timestamptz and t.count >= policy.max),
-    consumed as (
-      insert into throttles (key, count, window_ends_at)
-      select key, 1, window_ends_at from unnest(${p.consumeKeys}::text[], ${p.consumeWindowEnds}::timestamptz[]) as counted (key, window_ends_at)
-      where not (${refusedElsewhere}) and not exists (select 1 from limited)
-      on conflict (key) do update set
-        count = case when throttles.window_ends_at <= ${p.now}::timestamptz then 1 else throttles.count + 1 end,
-        window_ends_at = case when throttles.window_ends_at <= ${p.now}::timestamptz then excluded.window_ends_at else throttles.window_ends_at end
-      returning key, count, window_ends_at)`;
-
-/** An SQL condition, after rateLimitCheck: a rate limit is exceeded. */
-export const rateLimitExceeded = (p: Placeholders<RateLimitValues>) =>
-  sql`exists (select 1 from limited)
-        or exists (select 1 from consumed c join unnest(${p.consumeKeys}::text[], ${p.consumeLimits}::int[]) as policy (key, max) on policy.key = c.key where c.count > policy.max)`;
-
-/** The columns rateLimitVerdict reads. */
-export const rateLimitAnswer = sql`(select json_agg(c) from consumed c) as consumed, (select json_agg(l) from limited l) as limited`;
-
-export interface RateLimitAnswer {
-  consumed: { key: string; count: number; window_ends_at: string }[] | null;
-  limited: { key: string; window_ends_at: string }[] | null;
 }
 
 export const latest = (times: string[]) => new Date(Math.max(...times.map((t) => new Date(t).getTime())));
@@ -74,10 +42,6 @@ export function rateLimitVerdict(row: RateLimitAnswer, consume: [key: string, po
   if (over.length) throw tooManyRequests(latest(over.map((r) => r.window_ends_at)));
 }
 
-const consumeStatement = prepared<RateLimitAnswer, RateLimitValues>(
-  (_db, p) => sql<RateLimitAnswer>`with ${rateLimitCheck(p)} select ${rateLimitAnswer}`,
-);
-
 export class Throttle {
   constructor(
     private readonly db: Db,
@@ -86,7 +50,7 @@ export class Throttle {
 
   /** Counts one use of each key; past any limit throws 429 TOO_MANY_REQUESTS until that window ends. */
   async consume(...entries: [key: string, policy: RatePolicy][]): Promise<void> {
-    const [row] = await consumeStatement(this.db, rateLimitValues(this.now(), entries));
+    const row = await countRateLimits(this.db, rateLimitValues(this.now(), entries));
     rateLimitVerdict(row, entries);
   }
 }

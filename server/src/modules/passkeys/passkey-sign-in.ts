@@ -22,6 +22,7 @@ import {
   type PasskeyCredential,
   type PasskeySignIn,
   type SessionBody,
+  identityHashOf,
 } from '../sessions';
 import type { Executor } from '../../db/database';
 import {
@@ -32,6 +33,9 @@ import {
   insertPasskeyEvent,
   markPasskeySuspicious,
   notePasskeyUse,
+  openPasskeyChallengeForUpdate,
+  replacePasskeyChallenge,
+  spendChallenge,
 } from './passkeys.repository';
 import { transportsOf } from './passkeys.service';
 import {
@@ -178,25 +182,13 @@ async function createChallenge(services: Services, auth: SessionCaller, sessionI
   await services.db.transaction().execute(async (trx) => {
     await lockSession(trx, sessionId);
     // Asking again replaces the challenge still open.
-    await trx
-      .updateTable('challenges')
-      .set({ consumed_at: now })
-      .where('session_id', '=', sessionId)
-      .where('kind', '=', 'passkey')
-      .where('consumed_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('challenges')
-      .values({
-        id: randomUUID(),
-        session_id: sessionId,
-        kind: 'passkey',
-        secret_hash: challenge,
-        sent_to: null,
-        valid_until: new Date(now.getTime() + challengeLifetimeMs),
-        resend_unavailable_until: now,
-      })
-      .execute();
+    await replacePasskeyChallenge(trx, {
+      id: randomUUID(),
+      sessionId,
+      challenge,
+      validUntil: new Date(now.getTime() + challengeLifetimeMs),
+      now,
+    });
   });
   return {
     challenge,
@@ -223,30 +215,21 @@ async function verifyChallenge(
 ): Promise<SessionBody> {
   const userId = ownSessionForPasskey(auth, sessionId);
   const { credential } = input;
-  const user = await services.db.selectFrom('users').select('email_hash').where('id', '=', userId).executeTakeFirst();
-  if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
+  const emailHash = await identityHashOf(services.db, userId);
+  if (emailHash === undefined) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
   const client = limitAddress(services, input.ip);
   const { reserved } = await guardSignIn(services, {
     lockoutKeys: [],
-    attempt: loginAttempt(services, user.email_hash, client, { code: true }),
+    attempt: loginAttempt(services, emailHash, client, { code: true }),
   });
   const now = services.now();
   const outcome = await services.db.transaction().execute(async (trx) => {
     const session = await lockSession(trx, sessionId);
     if (!session || session.revoked_at) return { error: 'INVALID_SESSION' as const };
-    const challenge = await trx
-      .selectFrom('challenges')
-      .selectAll()
-      .where('session_id', '=', sessionId)
-      .where('kind', '=', 'passkey')
-      .where('consumed_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .forUpdate()
-      .executeTakeFirst();
+    const challenge = await openPasskeyChallengeForUpdate(trx, sessionId);
     if (!challenge || challenge.valid_until <= now) return { error: 'PASSKEY_CHALLENGE_EXPIRED' as const };
     // Single use: whatever the assertion says, this challenge is spent.
-    await trx.updateTable('challenges').set({ consumed_at: now }).where('id', '=', challenge.id).execute();
+    await spendChallenge(trx, challenge.id, now);
     const fail = async () => {
       const ended = await countWrongSecondFactor(trx, { sessionId, challenge, now });
       return { error: 'INVALID_CREDENTIALS' as const, compared: true, ended };
@@ -281,7 +264,7 @@ async function verifyChallenge(
           : 'The passkey could not be verified',
     });
   }
-  await secondFactorSucceeded(services, user.email_hash, client, reserved);
+  await secondFactorSucceeded(services, emailHash, client, reserved);
   return outcome.session;
 }
 

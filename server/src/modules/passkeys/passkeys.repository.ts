@@ -171,3 +171,48 @@ export const findPasskeyHolder = (db: Executor, userId: number) =>
 /** The address a passkey notice goes to. */
 export const findHolderEmail = (db: Executor, userId: number) =>
   db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+
+/** A new passkey challenge for the session's second factor; the one still open, if any, is withdrawn. */
+export async function replacePasskeyChallenge(
+  db: Executor,
+  c: { id: string; sessionId: string; challenge: string; validUntil: Date; now: Date },
+): Promise<void> {
+  await db
+    .updateTable('challenges')
+    .set({ consumed_at: c.now })
+    .where('session_id', '=', c.sessionId)
+    .where('kind', '=', 'passkey')
+    .where('consumed_at', 'is', null)
+    .execute();
+  await db
+    .insertInto('challenges')
+    .values({
+      id: c.id,
+      session_id: c.sessionId,
+      kind: 'passkey',
+      secret_hash: c.challenge,
+      sent_to: null,
+      valid_until: c.validUntil,
+      resend_unavailable_until: c.now,
+    })
+    .execute();
+}
+
+/** The session's open passkey challenge, held for the answer. */
+export async function openPasskeyChallengeForUpdate(db: Executor, sessionId: string) {
+  return db
+    .selectFrom('challenges')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('kind', '=', 'passkey')
+    .where('consumed_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The challenge is spent, whatever its answer said. */
+export async function spendChallenge(db: Executor, id: string, now: Date): Promise<void> {
+  await db.updateTable('challenges').set({ consumed_at: now }).where('id', '=', id).execute();
+}

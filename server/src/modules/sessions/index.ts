@@ -13,4 +13,6 @@ export {
 export { attemptNotChecked, secondFactorSucceeded, startSession, startSsoSession } from './sessions.service';
 export { probeHash } from './probe';
 export { countWrongSecondFactor } from './one-time-codes';
+/** The identity hash of a user (the key of the sign-in lockouts), if the user exists. */
+export { emailHashOf as identityHashOf } from './challenges.repository';
 export { settleAndIssueTokens, type SessionBody } from './tokens';

@@ -11,6 +11,16 @@ import { policies } from '../../security/throttle';
 import type { Executor } from '../../db/database';
 import type { Services } from '../../services';
 import { findSessionForUpdate, findUserById, revokeSessions, type Factors } from './sessions.repository';
+import {
+  consumeChallenge,
+  countWrongAnswer,
+  deleteChallenge,
+  emailHashOf,
+  openChallengeForUpdate,
+  replaceCodeChallenge,
+  resendHeldUntil,
+  wrongAnswersOf,
+} from './challenges.repository';
 import { guard, limitAddress, loginAttempt } from './lockouts';
 import { attemptNotChecked, secondFactorSucceeded } from './sessions.service';
 import { settleAndIssueTokens, type SessionBody } from './tokens';
@@ -53,17 +63,8 @@ export async function countWrongSecondFactor(
   trx: Executor,
   { sessionId, challenge, now }: { sessionId: string; challenge: { id: string; attempts: number }; now: Date },
 ): Promise<boolean> {
-  await trx
-    .updateTable('challenges')
-    .set({ attempts: challenge.attempts + 1 })
-    .where('id', '=', challenge.id)
-    .execute();
-  const { wrong } = await trx
-    .selectFrom('challenges')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('attempts'), eb.lit(0)).as('wrong'))
-    .where('session_id', '=', sessionId)
-    .executeTakeFirstOrThrow();
-  const ended = Number(wrong) >= maxWrongCodesPerSession;
+  await countWrongAnswer(trx, challenge);
+  const ended = (await wrongAnswersOf(trx, sessionId)) >= maxWrongCodesPerSession;
   if (ended) await revokeSessions(trx, { sessionId }, 'second_factor_failures', now);
   return ended;
 }
@@ -90,16 +91,8 @@ export async function sendOneTimeCode(
   const resendUnavailableUntil = new Date(now.getTime() + resendCooldownMs);
 
   const assertCooledDown = async (db: Parameters<typeof findSessionForUpdate>[0] | Services['db']) => {
-    const latest = await db
-      .selectFrom('challenges')
-      .select('resend_unavailable_until')
-      .where('session_id', '=', sessionId)
-      .where('kind', '=', kind)
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (latest && latest.resend_unavailable_until > now)
-      throw tooManyRequests(latest.resend_unavailable_until, 'Wait before asking for another code');
+    const until = await resendHeldUntil(db, sessionId, kind);
+    if (until && until > now) throw tooManyRequests(until, 'Wait before asking for another code');
   };
   // Cheap check first, so waiting clients do not use up the hourly budget; again under the lock for races.
   await assertCooledDown(services.db);
@@ -107,25 +100,16 @@ export async function sendOneTimeCode(
   await services.db.transaction().execute(async (trx) => {
     await findSessionForUpdate(trx, sessionId);
     await assertCooledDown(trx);
-    await trx
-      .updateTable('challenges')
-      .set({ consumed_at: now })
-      .where('session_id', '=', sessionId)
-      .where('consumed_at', 'is', null)
-      .where('kind', 'in', ['otpEmail', 'otpSms'])
-      .execute();
-    await trx
-      .insertInto('challenges')
-      .values({
-        id,
-        session_id: sessionId,
-        kind,
-        secret_hash: hashCode(services, id, code),
-        sent_to: to,
-        valid_until: validUntil,
-        resend_unavailable_until: resendUnavailableUntil,
-      })
-      .execute();
+    await replaceCodeChallenge(trx, {
+      id,
+      sessionId,
+      kind,
+      secretHash: hashCode(services, id, code),
+      sentTo: to,
+      validUntil,
+      resendUnavailableUntil,
+      now,
+    });
   });
 
   // Sent after commit: the outbox and SMTP must not run inside the transaction.
@@ -141,7 +125,7 @@ export async function sendOneTimeCode(
       });
     }
   } catch (error) {
-    await services.db.deleteFrom('challenges').where('id', '=', id).execute();
+    await deleteChallenge(services.db, id);
     services.logger.error(
       { err: error instanceof Error ? error.message : String(error), channel: kind },
       'could not send one-time code',
@@ -168,26 +152,17 @@ export async function verifyOneTimeCode(
   // A wrong code is a failed sign-in like a wrong password: reserved against the account's lockouts and its
   // second-factor ceiling before the code is compared (so concurrent guesses get no more checks than sequential
   // ones); a right code completes the sign-in and ends them; a request that compared no code gives them back.
-  const user = await services.db.selectFrom('users').select('email_hash').where('id', '=', userId).executeTakeFirst();
-  if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
+  const emailHash = await emailHashOf(services.db, userId);
+  if (emailHash === undefined) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
   const client = limitAddress(services, ip);
   const { reserved } = await guard(services, {
     lockoutKeys: [],
-    attempt: loginAttempt(services, user.email_hash, client, { code: true }),
+    attempt: loginAttempt(services, emailHash, client, { code: true }),
   });
   const outcome = await services.db.transaction().execute(async (trx) => {
     const session = await findSessionForUpdate(trx, sessionId);
     if (!session || session.revoked_at) return { error: 'INVALID_SESSION' as const };
-    const challenge = await trx
-      .selectFrom('challenges')
-      .selectAll()
-      .where('session_id', '=', sessionId)
-      .where('kind', '=', kind)
-      .where('consumed_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .forUpdate()
-      .executeTakeFirst();
+    const challenge = await openChallengeForUpdate(trx, sessionId, kind);
     if (!challenge) return { error: 'INVALID_CREDENTIALS' as const };
     // Used up by wrong tries or out of time: either way the user needs a new code.
     if (challenge.attempts >= maxAttempts) return { error: 'MFA_TOKEN_EXPIRED' as const, usedUp: true };
@@ -196,7 +171,7 @@ export async function verifyOneTimeCode(
       const ended = await countWrongSecondFactor(trx, { sessionId, challenge, now });
       return { error: 'INVALID_CREDENTIALS' as const, compared: true, ended };
     }
-    await trx.updateTable('challenges').set({ consumed_at: now }).where('id', '=', challenge.id).execute();
+    await consumeChallenge(trx, challenge.id, now);
     const factors: Factors = { password: 'verified', [kind]: 'verified' };
     // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
     return { session: await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors }) };
@@ -217,6 +192,6 @@ export async function verifyOneTimeCode(
           : messages[outcome.error];
     throw new ApiError(outcome.error, { message });
   }
-  await secondFactorSucceeded(services, user.email_hash, client, reserved);
+  await secondFactorSucceeded(services, emailHash, client, reserved);
   return outcome.session!;
 }

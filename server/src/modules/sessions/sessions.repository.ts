@@ -327,3 +327,33 @@ export const refreshFallback = prepared<
     exists (select 1 from reuse) as revoked_now
   from (select 1) one left join s on true`,
 );
+
+/** A coAlert code of a user who may still sign in, by the code's keyed hash. */
+export async function findCoalertCode(db: Executor, codeHash: string) {
+  return (
+    db
+      .selectFrom('coalert_codes')
+      .innerJoin('users', 'users.id', 'coalert_codes.user_id')
+      .select(['coalert_codes.expires_at'])
+      .where('coalert_codes.code_hash', '=', codeHash)
+      // A user deactivated by every tenant's directory (SCIM) cannot sign in by code either.
+      .where('users.deactivated_at', 'is', null)
+      .executeTakeFirst()
+  );
+}
+
+/** One use of the coAlert code, unless it has reached its limit; answers its user when it was used. */
+export async function useCoalertCode(db: Executor, codeHash: string) {
+  return db
+    .updateTable('coalert_codes')
+    .set((eb) => ({ usage_count: eb('usage_count', '+', 1) }))
+    .where('code_hash', '=', codeHash)
+    .whereRef('usage_count', '<', 'usage_limit')
+    .returning('user_id')
+    .executeTakeFirst();
+}
+
+/** Whose session this is (null user: single sign-on waiting for its identity provider), if it exists. */
+export async function sessionOwner(db: Executor, sessionId: string) {
+  return db.selectFrom('sessions').select(['user_id']).where('id', '=', sessionId).executeTakeFirst();
+}

@@ -27,6 +27,9 @@ import {
   type Factors,
   type StartingFactors,
   type WrittenSession,
+  findCoalertCode,
+  sessionOwner,
+  useCoalertCode,
 } from './sessions.repository';
 import { refreshHistoryMs } from './lifetimes';
 import {
@@ -182,24 +185,11 @@ export async function createCoalertSession(
   const { reserved } = await guard(services, { lockoutKeys: [], attempt: addressAttempt(ip) });
   const codeHash = keyedHash(services.secretKey, `coalert\0${input.code.trim().toUpperCase()}`);
   const now = services.now();
-  const code = await services.db
-    .selectFrom('coalert_codes')
-    .innerJoin('users', 'users.id', 'coalert_codes.user_id')
-    .select(['coalert_codes.expires_at'])
-    .where('coalert_codes.code_hash', '=', codeHash)
-    // A user deactivated by every tenant's directory (SCIM) cannot sign in by code either.
-    .where('users.deactivated_at', 'is', null)
-    .executeTakeFirst();
+  const code = await findCoalertCode(services.db, codeHash);
   if (!code || (code.expires_at && code.expires_at <= now))
     throw new ApiError('INVALID_CREDENTIALS', { message: 'The code is not valid' });
   await giveBack(services, notChecked(reserved));
-  const used = await services.db
-    .updateTable('coalert_codes')
-    .set((eb) => ({ usage_count: eb('usage_count', '+', 1) }))
-    .where('code_hash', '=', codeHash)
-    .whereRef('usage_count', '<', 'usage_limit')
-    .returning('user_id')
-    .executeTakeFirst();
+  const used = await useCoalertCode(services.db, codeHash);
   if (!used)
     throw new ApiError('COALERT_CODE_USAGE_LIMIT_REACHED', { message: 'The code has reached its usage limit' });
   return startSession(services, used.user_id, { coalert: 'verified' });
@@ -284,11 +274,7 @@ export async function endSession(
   input: { caller: { userId: number | null; sessionId: string }; sessionId: string },
 ): Promise<void> {
   const { caller } = input;
-  const session = await services.db
-    .selectFrom('sessions')
-    .select(['user_id'])
-    .where('id', '=', input.sessionId)
-    .executeTakeFirst();
+  const session = await sessionOwner(services.db, input.sessionId);
   const own = caller.userId === null ? input.sessionId === caller.sessionId : session?.user_id === caller.userId;
   if (!session || !own) throw new ApiError('INVALID_SESSION_ID', { message: 'Unknown session' });
   await services.db
