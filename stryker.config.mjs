@@ -35,5 +35,5 @@ export default {
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   // Builds and reports are not sources: the sandbox copies the rest.
-  ignorePatterns: ['/web/dist', '/server/dist', '/reports', '/.stryker-tmp'],
+  ignorePatterns: ['/web/dist', '/server/dist', '/reports', '/.stryker-tmp*'],
 };
