@@ -50,10 +50,14 @@ describe('access token edges', () => {
     clock.mockReturnValue((exp + 2) * 1000);
     await expect(tokens.verify(token)).resolves.toEqual({ userId: 5, sessionId: 's-5' });
     expect(checks).toHaveBeenCalledTimes(1);
-    // 10 s after: the cache no longer answers, the signature check refuses it, and the cache lets it go.
+    // At exactly its expiry plus the tolerance the cache no longer answers: the signature is checked again (and
+    // fast-jwt still lets that millisecond pass). 10 s after, the check refuses it and the cache lets it go.
+    clock.mockReturnValue((exp + 5) * 1000);
+    await expect(tokens.verify(token)).resolves.toEqual({ userId: 5, sessionId: 's-5' });
+    expect(checks).toHaveBeenCalledTimes(2);
     clock.mockReturnValue((exp + 10) * 1000);
     await expect(tokens.verify(token)).rejects.toMatchObject({ code: 'EXPIRED_ACCESS_TOKEN' });
-    expect(checks).toHaveBeenCalledTimes(2);
+    expect(checks).toHaveBeenCalledTimes(3);
     expect((tokens as unknown as { verified: Map<string, unknown> }).verified.size).toBe(0);
   });
 
