@@ -18,7 +18,7 @@ const swc = [
   },
 ] as const;
 
-const server = {
+export const server = {
   displayName: 'server',
   rootDir: '<rootDir>',
   testMatch: ['<rootDir>/server/test/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],

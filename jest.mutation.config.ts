@@ -1,0 +1,20 @@
+/** @jest-config-loader esbuild-register */
+// The Jest configuration of mutation testing (stryker.config.mjs): the server project alone, with the test files of
+// the area under mutation (MUTATION_TESTS, set by stryker.config.mjs), on the embedded database, one file at a time.
+import type { Config } from 'jest';
+import { server } from './jest.config';
+
+const tests = JSON.parse(process.env.MUTATION_TESTS ?? '[]') as string[];
+if (tests.length === 0) throw new Error('MUTATION_TESTS names no test files (run it through npm run test:mutation)');
+
+// The project's `<rootDir>` placeholder means this file's folder at the top level.
+const { rootDir: _projectRoot, ...project } = server;
+
+const config: Config = {
+  ...project,
+  testMatch: tests.map((glob) => `<rootDir>/${glob}`),
+  testTimeout: 30_000,
+  maxWorkers: 1,
+};
+
+export default config;

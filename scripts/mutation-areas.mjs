@@ -1,0 +1,92 @@
+// The areas of mutation testing (stryker.config.mjs, scripts/mutation.mjs): the code each mutates and the test files
+// that exercise it. The sign-in code and its guards, and the authorization of SCIM and personal alarms. This is the
+// one list: the globs name module folders, so code that moves within a module (or into modules/sign-in) stays
+// mutated. A glob that matches nothing is allowed; a file two areas match is mutated by the first of them only.
+
+const moduleFiles = (folder) => [`server/src/modules/${folder}/**/*.ts`, `!server/src/modules/${folder}/**/index.ts`];
+
+export const areas = {
+  // The region's ES256 access tokens: signing, verification, the cache of verified tokens.
+  'access-tokens': {
+    mutate: ['server/src/security/access-tokens.ts'],
+    // The token tests alone: they need no database, so a mutant is tried in seconds.
+    tests: ['server/test/security/access-token*.test.ts'],
+  },
+  // The probe that tells a client how to sign in (password, single sign-on, passkey) without telling accounts apart.
+  probes: {
+    mutate: [...moduleFiles('probes'), 'server/src/modules/sessions/probe*.ts'],
+    tests: [
+      'server/test/probes/*.test.ts',
+      'server/test/sessions/probe*.test.ts',
+      'server/test/security/lockouts.test.ts',
+    ],
+  },
+  // Lockouts and throttling of sign-in attempts, and the password check they guard.
+  throttle: {
+    mutate: [
+      'server/src/security/throttle.ts',
+      'server/src/security/credentials.ts',
+      'server/src/modules/sessions/lockout*.ts',
+      'server/src/modules/sessions/credentials.ts',
+      'server/src/modules/sign-in/lockout*.ts',
+      'server/src/modules/sign-in/credentials.ts',
+    ],
+    tests: [
+      'server/test/security/lockouts.test.ts',
+      'server/test/security/ipv6-network-limits.test.ts',
+      'server/test/security/throttled-contract.test.ts',
+      'server/test/sessions/lockout*.test.ts',
+      'server/test/probes/*.test.ts',
+      'server/test/sessions/password-sessions.test.ts',
+    ],
+  },
+  // One-time codes (e-mail and text message sign-in, password links).
+  'one-time-codes': {
+    mutate: ['server/src/modules/sessions/one-time-codes.ts', 'server/src/modules/sign-in/one-time-codes.ts'],
+    tests: ['server/test/sessions/one-time-code*.test.ts', 'server/test/security/password-links.test.ts'],
+  },
+  // Sign-in and sessions: the session rule, refresh, sign-out, second factor; whatever else of the module the areas
+  // above leave.
+  sessions: {
+    mutate: [...moduleFiles('sessions'), ...moduleFiles('sign-in')],
+    tests: [
+      'server/test/sessions/*.test.ts',
+      'server/test/sign-in/*.test.ts',
+      'server/test/security/lockouts.test.ts',
+      'server/test/security/second-factor.test.ts',
+      'server/test/security/refresh-chain.test.ts',
+      'server/test/passkeys/second-factor.test.ts',
+    ],
+  },
+  // Single sign-on (OIDC, SAML, Skolon): the flows and the sessions they open; the handlers are thin.
+  sso: {
+    mutate: [...moduleFiles('sso'), '!server/src/modules/sso/sso.handlers.ts'],
+    tests: [
+      'server/test/sso/*.test.ts',
+      'server/test/security/sso-*.test.ts',
+      'server/test/security/saml-acs-relay-state.test.ts',
+    ],
+  },
+  // SCIM authorization: the API key that authenticates a SCIM client and the scopes it carries.
+  'scim-authorization': {
+    mutate: ['server/src/modules/scim/scim-auth.ts', 'server/src/modules/api-keys/api-keys.service.ts'],
+    tests: [
+      'server/test/scim/scim-auth*.test.ts',
+      'server/test/scim/scim-users.test.ts',
+      'server/test/api-keys/*.test.ts',
+    ],
+  },
+  // Personal alarms: who may see, change and end an alarm.
+  'personal-alarm-authorization': {
+    mutate: ['server/src/modules/personal-alarms/personal-alarms.service.ts'],
+    tests: ['server/test/personal-alarms/*.test.ts', 'server/test/security/alarm-ownership.test.ts'],
+  },
+};
+
+// A file two areas match belongs to the first: later areas exclude what earlier ones mutate.
+const seen = [];
+for (const area of Object.values(areas)) {
+  const own = area.mutate.filter((glob) => !glob.startsWith('!'));
+  area.mutate = [...area.mutate, ...seen.map((glob) => `!${glob}`)];
+  seen.push(...own);
+}

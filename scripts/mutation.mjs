@@ -1,0 +1,40 @@
+// npm run test:mutation [area ...]: StrykerJS over each area of stryker.config.mjs (all when none is named), one
+// after the other, on the embedded database. Reports and incremental files in reports/mutation/; the table of
+// scores is printed at the end (docs/testing.md keeps the latest).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { areas } from './mutation-areas.mjs';
+
+const root = join(import.meta.dirname, '..');
+const names = process.argv.slice(2);
+for (const name of names) if (!areas[name]) throw new Error(`unknown area ${name}: ${Object.keys(areas).join(', ')}`);
+
+const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+const rows = [];
+let failed = false;
+for (const name of names.length ? names : Object.keys(areas)) {
+  const env = { ...process.env, MUTATION_AREA: name };
+  // Mutants run on the embedded database: hermetic, and no shared server to leave half-written.
+  delete env.TEST_DATABASE_URL;
+  const run = spawnSync(process.execPath, [stryker, 'run'], { cwd: root, env, stdio: 'inherit' });
+  if (run.status !== 0) failed = true;
+  const report = join(root, 'reports', 'mutation', `${name}.json`);
+  if (!existsSync(report)) continue;
+  for (const [file, { mutants }] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) {
+    const count = (status) => mutants.filter((m) => m.status === status).length;
+    const [killed, timeout, survived, noCoverage] = ['Killed', 'Timeout', 'Survived', 'NoCoverage'].map(count);
+    const tested = killed + timeout + survived + noCoverage;
+    // Stryker's score: a mutant that times out counts as detected; one no test reaches counts as survived.
+    const score = tested ? `${((100 * (killed + timeout)) / tested).toFixed(1)} %` : 'n/a';
+    rows.push({ area: name, file, killed, timeout, survived, noCoverage, score });
+  }
+}
+console.log(
+  '\n| Area | File | Killed | Timed out | Survived | No coverage | Score |\n|---|---|---:|---:|---:|---:|---:|',
+);
+for (const r of rows)
+  console.log(
+    `| ${r.area} | \`${r.file}\` | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.noCoverage} | ${r.score} |`,
+  );
+process.exit(failed ? 1 : 0);
