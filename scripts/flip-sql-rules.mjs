@@ -8,7 +8,8 @@
 // here never reuses a migrated copy made before the flip: the environment that names one is left out.
 //
 // Usage: npm run test:sql-flips [-- <flip name> ...]  (all flips when none is named)
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,10 +99,14 @@ for (const flip of flips) {
 const env = { ...process.env };
 for (const name of ['CORE_TEST_PGLITE_SNAPSHOT', 'CORE_TEST_POSTGRES_TEMPLATE', 'TEST_DATABASE_URL']) delete env[name];
 
+// Stopped mid-flip (Ctrl-C, a timeout), the flipped file is restored and the test run ended before the script
+// exits: the tests run in a child the event loop waits for, so the signal is handled at once, not after the run.
 let restore = null;
+let running = null;
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     restore?.();
+    running?.kill('SIGKILL');
     process.exit(130);
   });
 }
@@ -117,7 +122,7 @@ try {
     const report = join(scratch, 'report.json');
     const started = Date.now();
     try {
-      spawnSync(
+      running = spawn(
         process.execPath,
         [
           '--experimental-vm-modules',
@@ -131,7 +136,9 @@ try {
         ],
         { cwd: root, env, stdio: ['ignore', 'ignore', 'ignore'] },
       );
+      await once(running, 'exit');
     } finally {
+      running = null;
       restore();
       restore = null;
     }

@@ -18,13 +18,13 @@ export const areas = {
     tests: [
       'server/test/probes/*.test.ts',
       'server/test/sessions/probe*.test.ts',
-      'server/test/security/lockouts.test.ts',
+      'server/test/sessions/lockouts.test.ts',
     ],
   },
   // Lockouts and throttling of sign-in attempts, and the password check they guard.
   throttle: {
     mutate: [
-      'server/src/security/throttle.ts',
+      'server/src/security/throttle*.ts',
       'server/src/security/credentials.ts',
       'server/src/modules/sessions/lockout*.ts',
       'server/src/modules/sessions/credentials.ts',
@@ -32,9 +32,9 @@ export const areas = {
       'server/src/modules/sign-in/credentials.ts',
     ],
     tests: [
-      'server/test/security/lockouts.test.ts',
-      'server/test/security/ipv6-network-limits.test.ts',
-      'server/test/security/throttled-contract.test.ts',
+      'server/test/sessions/lockouts.test.ts',
+      'server/test/sessions/ipv6-network-limits.test.ts',
+      'server/test/contract/throttled-contract.test.ts',
       'server/test/sessions/lockout*.test.ts',
       'server/test/probes/*.test.ts',
       'server/test/sessions/password-sessions.test.ts',
@@ -43,7 +43,7 @@ export const areas = {
   // One-time codes (e-mail and text message sign-in, password links).
   'one-time-codes': {
     mutate: ['server/src/modules/sessions/one-time-codes.ts', 'server/src/modules/sign-in/one-time-codes.ts'],
-    tests: ['server/test/sessions/one-time-code*.test.ts', 'server/test/security/password-links.test.ts'],
+    tests: ['server/test/sessions/one-time-code*.test.ts', 'server/test/passwords/password-links.test.ts'],
   },
   // Sign-in and sessions: the session rule, refresh, sign-out, second factor; whatever else of the module the areas
   // above leave.
@@ -52,9 +52,9 @@ export const areas = {
     tests: [
       'server/test/sessions/*.test.ts',
       'server/test/sign-in/*.test.ts',
-      'server/test/security/lockouts.test.ts',
-      'server/test/security/second-factor.test.ts',
-      'server/test/security/refresh-chain.test.ts',
+      'server/test/sessions/lockouts.test.ts',
+      'server/test/sessions/second-factor.test.ts',
+      'server/test/sessions/refresh-chain.test.ts',
       'server/test/passkeys/second-factor.test.ts',
     ],
   },
@@ -63,8 +63,8 @@ export const areas = {
     mutate: [...moduleFiles('sso'), '!server/src/modules/sso/sso.handlers.ts'],
     tests: [
       'server/test/sso/*.test.ts',
-      'server/test/security/sso-*.test.ts',
-      'server/test/security/saml-acs-relay-state.test.ts',
+      'server/test/sso/sso-*.test.ts',
+      'server/test/sso/saml-acs-relay-state.test.ts',
     ],
   },
   // SCIM authorization: the API key that authenticates a SCIM client and the scopes it carries.
@@ -78,8 +78,12 @@ export const areas = {
   },
   // Personal alarms: who may see, change and end an alarm.
   'personal-alarm-authorization': {
-    mutate: ['server/src/modules/personal-alarms/personal-alarms.service.ts'],
-    tests: ['server/test/personal-alarms/*.test.ts', 'server/test/security/alarm-ownership.test.ts'],
+    // The owner-or-operator rule lives in the audit file, the flags in the service.
+    mutate: [
+      'server/src/modules/personal-alarms/personal-alarms.service.ts',
+      'server/src/modules/personal-alarms/personal-alarms.audit.ts',
+    ],
+    tests: ['server/test/personal-alarms/*.test.ts', 'server/test/personal-alarms/alarm-ownership.test.ts'],
   },
 };
 
