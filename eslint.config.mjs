@@ -219,11 +219,7 @@ export default tseslint.config(
     // (its `sql` tag included, types too: db/ names the executor types), no `sql` fragment and no query built on a
     // database handle.
     files: ['server/src/**/*.ts'],
-    ignores: [
-      'server/src/**/*.repository.ts',
-      'server/src/db/**',
-      ...sqlNotYetInRepositories,
-    ],
+    ignores: ['server/src/**/*.repository.ts', 'server/src/db/**', ...sqlNotYetInRepositories],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -3,7 +3,7 @@
 // (probes.service.ts: `complete` needs no step-up), so guessing from the next address is still refused.
 import request from 'supertest';
 import { emailHash } from '../../src/security/hashing';
-import { policies } from '../../src/security/throttle';
+import { signInPolicies as policies } from '../../src/modules/sessions/lockout-keys';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, v1 } from '../support/fixtures';
 import { goodPassword, insertUserWithPassword } from '../support/sign-in';
