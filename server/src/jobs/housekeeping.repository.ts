@@ -95,3 +95,18 @@ export const purgeSignInSources: Purge = async ({ db, now }) =>
       .where('last_seen_at', '<=', before(now, familiarDays * dayMs))
       .execute(),
   );
+
+/** Every purge, by the table it empties. */
+export const purges: Record<string, Purge> = {
+  verified_credentials: purgeProofs,
+  throttles: purgeThrottles,
+  jobs: purgeJobs,
+  refresh_tokens: purgeRefreshTokens,
+  challenges: purgeChallenges,
+  sessions: purgeSessions,
+  sso_challenges: purgeSsoChallenges,
+  passkey_challenges: purgePasskeyChallenges,
+  saml_assertions: purgeSamlAssertions,
+  password_tokens: purgePasswordTokens,
+  sign_in_sources: purgeSignInSources,
+};

@@ -1,8 +1,11 @@
-// A probe with the right password ends the identity's failures only when the sign-in that follows needs nothing
-// more (probes.service.ts: `complete`): an account with a second factor keeps its count, since the password alone
-// signs nobody in there.
+// When a probe's right password ends the identity's failures: only when the sign-in that follows needs nothing more
+// (the sessions module's probe: `complete`). An account with a second factor keeps its count, since the password
+// alone signs nobody in there; and at the account-wide ceiling (loginPerAccount) the right password from an
+// unfamiliar address is a step-up, not a finished sign-in: the probe answers that the account is here, but guessing
+// from the next address is still refused.
 import request from 'supertest';
 import { emailHash } from '../../src/security/hashing';
+import { signInPolicies as policies } from '../../src/modules/sessions/lockout-keys';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, v1 } from '../support/fixtures';
 import { goodPassword, insertUserWithPassword } from '../support/sign-in';
@@ -16,6 +19,19 @@ afterAll(() => ctx.close());
 const wrong = 'Wrong-Password-1!';
 const probe = (hash: string, password: string, ip: string) =>
   request(ctx.app).post(`/core/v1/probes/hash/${hash}`).set(v1).set('x-forwarded-for', ip).send({ password });
+
+test('the right password at the ceiling does not end the failures: the next wrong probe from elsewhere is still 429', async () => {
+  const user = await insertUserWithPassword(ctx.services, { tenants: [await insertTenant(ctx.services)] });
+  const hash = emailHash(user.email);
+  // One failure past the free ones, a few from each address so that no address pair locks first.
+  for (let i = 0; i <= policies.loginPerAccount.freeFailures; i++)
+    expect((await probe(hash, wrong, `10.8.${Math.floor(i / 4)}.1`)).status).toBe(200);
+  expect((await probe(hash, wrong, '10.8.100.1')).status).toBe(429);
+  const right = await probe(hash, goodPassword, '10.8.101.1');
+  expect(right.status).toBe(200);
+  expect(right.body.available).toBe(true);
+  expect((await probe(hash, wrong, '10.8.102.1')).status).toBe(429);
+});
 
 /** Five wrong probes, the right one, then two wrong ones, all from one address: the statuses of the last two. */
 async function afterTheRightPassword(otpEmail: boolean, ip: string): Promise<number[]> {
