@@ -3,12 +3,9 @@
 // from a new address it asks for an email code. Shown for both ways a password session is written, the one
 // statement that starts it on a probe's proof and the insert after argon2, so the "complete" condition of each
 // (the sessions module's repository) is held by behaviour, not only by the row it writes.
-import request from 'supertest';
-import { emailHash } from '../../src/security/hashing';
 import { signInPolicies } from '../../src/modules/sessions/lockout-keys';
 import { createTestContext, type TestContext } from '../support/context';
-import { v1 } from '../support/fixtures';
-import { goodPassword, insertUserWithPassword } from '../support/sign-in';
+import { goodPassword, insertUserWithPassword, passwordLogin, probeRightPassword } from '../support/sign-in';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -16,19 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const login = (email: string, password: string, ip: string) =>
-  request(ctx.app)
-    .post('/core/v1/sessions')
-    .set(v1)
-    .set('x-forwarded-for', ip)
-    .send({ grantType: 'password', email, password });
-
-const probe = (email: string, ip: string) =>
-  request(ctx.app)
-    .post(`/core/v1/probes/hash/${emailHash(email)}`)
-    .set(v1)
-    .set('x-forwarded-for', ip)
-    .send({ password: goodPassword });
+const login = (email: string, password: string, ip: string) => passwordLogin(ctx, email, password, ip);
+const probe = (email: string, ip: string) => probeRightPassword(ctx, email, ip);
 
 test.each([
   ['after argon2', false, 20],

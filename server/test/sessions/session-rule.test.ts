@@ -9,6 +9,8 @@ import { v1 } from '../support/fixtures';
 import {
   codeFrom,
   goodPassword,
+  passwordLogin,
+  probeRightPassword,
   goodPasswordHash,
   insertUserWithPassword,
   latestOutboxMessage,
@@ -28,19 +30,8 @@ const year = 365 * 86_400_000;
 let nextAddress = 0;
 const freshIp = () => `10.9.${Math.floor(nextAddress / 250)}.${(nextAddress++ % 250) + 1}`;
 
-const login = (email: string, password: string, ip: string) =>
-  request(ctx.app)
-    .post('/core/v1/sessions')
-    .set(v1)
-    .set('x-forwarded-for', ip)
-    .send({ grantType: 'password', email, password });
-
-const probe = (email: string, ip: string) =>
-  request(ctx.app)
-    .post(`/core/v1/probes/hash/${emailHash(email)}`)
-    .set(v1)
-    .set('x-forwarded-for', ip)
-    .send({ password: goodPassword });
+const login = (email: string, password: string, ip: string) => passwordLogin(ctx, email, password, ip);
+const probe = (email: string, ip: string) => probeRightPassword(ctx, email, ip);
 
 const storedSession = (id: string) =>
   ctx.services.db

@@ -1,6 +1,7 @@
 // Helpers for sign-in tests: users with real argon2 password hashes, and a clock tests can move.
 import request from 'supertest';
 import { hashPassword } from '../../src/security/passwords';
+import { emailHash } from '../../src/security/hashing';
 import type { Services } from '../../src/services';
 import type { TestContext } from './context';
 import { insertTenant, insertUser, v1, type UserOptions } from './fixtures';
@@ -46,3 +47,19 @@ export async function passwordSession(ctx: TestContext) {
 /** PUT /sessions/{id}: a refresh with `token`. */
 export const refreshSession = (ctx: TestContext, id: string, token: string) =>
   request(ctx.app).put(`/core/v1/sessions/${id}`).set(v1).set('authorization', `Bearer ${token}`);
+
+/** POST /sessions with the password grant, from client address `ip` (the context trusts X-Forwarded-For). */
+export const passwordLogin = (ctx: TestContext, email: string, password: string, ip: string) =>
+  request(ctx.app)
+    .post('/core/v1/sessions')
+    .set(v1)
+    .set('x-forwarded-for', ip)
+    .send({ grantType: 'password', email, password });
+
+/** POST /probes/hash/{hash} with the right password, from client address `ip`. */
+export const probeRightPassword = (ctx: TestContext, email: string, ip: string) =>
+  request(ctx.app)
+    .post(`/core/v1/probes/hash/${emailHash(email)}`)
+    .set(v1)
+    .set('x-forwarded-for', ip)
+    .send({ password: goodPassword });
