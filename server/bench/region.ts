@@ -217,11 +217,14 @@ export async function benchRegion(
         child.pid!,
         (warm) => load({ port, connections: 4, durationMs: warm ? 3000 : ms, next: loginStep }),
         (r) => r.statuses[201] ?? 0,
+        5,
+        child,
       );
       rows.push({
         load: loadavg()[0],
         name: `${label}: complete password login (probe + session, 2 requests)`,
         result: complete.result,
+        cost: { result: complete.result, nodeUs: NaN, dbUs: NaN, roundTrips: complete.roundTrips },
         note: complete.note,
       });
       // Sign-in alone, one request (what Better Auth's sign-in does): argon2 runs in it.
@@ -235,11 +238,14 @@ export async function benchRegion(
         child.pid!,
         (warm) => load({ port, connections: 4, durationMs: warm ? 3000 : ms, next: sessionSpec, expectStatus: 201 }),
         (r) => r.statuses[201] ?? 0,
+        5,
+        child,
       );
       rows.push({
         load: loadavg()[0],
         name: `${label}: password sign-in (session only, 1 request)`,
         result: alone.result,
+        cost: { result: alone.result, nodeUs: NaN, dbUs: NaN, roundTrips: alone.roundTrips },
         note: alone.note,
       });
     }

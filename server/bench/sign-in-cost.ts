@@ -5,6 +5,8 @@
 import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
 import { passwordHashOptions } from '../src/security/passwords';
+import type { ChildProcess } from 'node:child_process';
+import { roundTripsOf } from './costs';
 import type { LoadResult } from './load';
 import { cpuMillis, cpuSplitMillis } from './processes';
 
@@ -28,13 +30,16 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 /**
  * `run` drives sign-ins for one round and answers its load result; `signIns` counts the completed sign-ins in
- * it. Answers the median round's result and a note with the ratio.
+ * it. Answers the median round's result and a note with the ratio. With the region's process (`child`, forked), it
+ * also answers the database statements per sign-in (each one round trip), counted over the same round; requests
+ * that did not complete a sign-in are counted in with it, so the figure is an upper bound at low error counts.
  */
 export async function signInCost(
   pid: number,
   run: (warmUp: boolean) => Promise<LoadResult>,
   signIns: (result: LoadResult) => number,
   roundCount = 5,
+  child?: ChildProcess,
 ) {
   await run(true);
   const rounds = [];
@@ -42,7 +47,9 @@ export async function signInCost(
     const argonBefore = await argon2VerifyCpuMs();
     const cpu0 = cpuMillis(pid);
     const split0 = cpuSplitMillis(pid);
+    const trips0 = child ? await roundTripsOf(child) : NaN;
     const result = await run(false);
+    const trips = child ? await roundTripsOf(child) : NaN;
     const n = Math.max(1, signIns(result));
     const cpu = (cpuMillis(pid) - cpu0) / n;
     const split1 = cpuSplitMillis(pid);
@@ -58,6 +65,7 @@ export async function signInCost(
       argonAfter,
       argonNow,
       ratio: cpu / argonNow,
+      roundTrips: (trips - trips0) / n,
     });
   }
   const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
@@ -68,5 +76,12 @@ export async function signInCost(
     `${fmt(m.cpu)} ms CPU per sign-in = ${fmt(m.ratio, 2)} × one argon2id verify (median of ${roundCount} rounds, range ${fmt(ratios[0], 2)}-${fmt(ratios[roundCount - 1], 2)}; ` +
     `verify ${fmt(m.argonNow)} ms: ${fmt(m.argonBefore)} before, ${fmt(m.argonAfter)} after); main thread ${fmt(m.main)} ms, other threads ${fmt(m.others)} ms; ` +
     `${availableParallelism()} verifies side by side cost ${fmt(sideBySide)} ms each (${fmt(m.cpu / sideBySide, 2)} × that)`;
-  return { result: { ...m.result, perSecond: m.n / m.result.seconds }, note, ratio: m.ratio };
+  const trips = rounds.map((r) => r.roundTrips).sort((a, b) => a - b);
+  return {
+    result: { ...m.result, perSecond: m.n / m.result.seconds },
+    note,
+    ratio: m.ratio,
+    /** Statements per sign-in, the median of the rounds (NaN without the region's process). */
+    roundTrips: trips[(roundCount - 1) >> 1],
+  };
 }
