@@ -123,41 +123,47 @@ export class AccessTokens {
   }
 
   private verifySignature(token: string): AccessTokenClaims & { expiresAt: number } {
+    // Only string kids are keys of the map: a header that is not JSON, has no kid or a kid of another type finds
+    // no verifier.
+    const verify = this.verifiers.get(kidOf(token) as string);
+    if (!verify) throw notValid();
+    let payload: Awaited<ReturnType<typeof verify>>;
     try {
-      const verify = this.verifiers.get(kidOf(token));
-      if (!verify) throw new ApiError('UNAUTHORIZED', { message: 'The access token is not valid' });
-      const payload = verify(token);
-      // No subject: a pending single sign-on session's token, which is always marked pending.
-      const userId = payload.sub === undefined && payload.pf === true ? null : Number(payload.sub);
-      if (
-        (userId !== null && (typeof payload.sub !== 'string' || !Number.isSafeInteger(userId) || userId < 1)) ||
-        typeof payload.sid !== 'string'
-      )
-        throw new ApiError('UNAUTHORIZED');
-      // A token is refused once now - tolerance >= exp; the cache keeps the same rule.
-      return {
-        userId,
-        sessionId: payload.sid,
-        pending: payload.pf === true,
-        expiresAt: (payload.exp! + AccessTokens.clockToleranceSeconds) * 1000,
-      };
+      payload = verify(token);
     } catch (error) {
-      if (error instanceof ApiError) throw error;
-      if (error instanceof TokenError && error.code === TokenError.codes.expired)
+      // fast-jwt answers every refusal with a TokenError; anything else is a fault, not a bad token.
+      if (!(error instanceof TokenError)) throw error;
+      if (error.code === TokenError.codes.expired)
         throw new ApiError('EXPIRED_ACCESS_TOKEN', { message: 'The access token has expired' });
-      throw new ApiError('UNAUTHORIZED', { message: 'The access token is not valid' });
+      throw notValid();
     }
+    // No subject: a pending single sign-on session's token, which is always marked pending.
+    const userId = payload.sub === undefined && payload.pf === true ? null : Number(payload.sub);
+    if (
+      (userId !== null && (typeof payload.sub !== 'string' || !Number.isSafeInteger(userId) || userId < 1)) ||
+      typeof payload.sid !== 'string'
+    )
+      throw notValid();
+    // A token is refused once now - tolerance >= exp; the cache keeps the same rule.
+    return {
+      userId,
+      sessionId: payload.sid,
+      pending: payload.pf === true,
+      expiresAt: (payload.exp! + AccessTokens.clockToleranceSeconds) * 1000,
+    };
   }
 }
 
-/** The `kid` of a compact JWS's protected header ('' when there is none to read; the verifier checks the rest). */
-function kidOf(token: string): string {
+/** Every refusal of a token but expiry says only this, so a caller learns nothing of which check failed. */
+const notValid = () => new ApiError('UNAUTHORIZED', { message: 'The access token is not valid' });
+
+/** The `kid` of a compact JWS's protected header as written, or undefined when the header is not a JSON object. */
+function kidOf(token: string): unknown {
   try {
-    const header: unknown = JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString());
-    return typeof header === 'object' && header !== null && typeof (header as { kid?: unknown }).kid === 'string'
-      ? (header as { kid: string }).kid
-      : '';
+    return (JSON.parse(Buffer.from(token.slice(0, token.indexOf('.')), 'base64url').toString()) as { kid?: unknown })
+      .kid;
   } catch {
-    return '';
+    // Not JSON, or JSON `null`.
+    return undefined;
   }
 }

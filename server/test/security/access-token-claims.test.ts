@@ -6,7 +6,7 @@ import { AccessTokens } from '../../src/security/access-tokens';
 import { generateSigningKey } from '../../src/security/secrets';
 
 const issuer = 'https://core.example.test';
-const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /** A token signed with the region's key whose payload is exactly `payload` (what `sign` would never write). */
 function signedWith(key: SigningJwk, payload: object): string {
@@ -84,6 +84,7 @@ describe('access token edges', () => {
       await expect(tokens.verify(signedWith(key, payload))).rejects.toMatchObject({
         code: 'UNAUTHORIZED',
         httpStatus: 401,
+        message: 'The access token is not valid',
       });
     }
     // A pending token of a user who signed in with a password and waits for the second factor keeps its user.
@@ -107,11 +108,39 @@ describe('access token edges', () => {
         code: 'UNAUTHORIZED',
         message: 'The access token is not valid',
       });
-    for (const junk of ['', 'not a token', 'a.b.c', `${b64({ kid: 'k-1' })}.x.y`])
+    for (const junk of [
+      '',
+      'not a token',
+      'a.b.c',
+      `${b64({ kid: 'k-1' })}.x.y`,
+      `${b64(null)}.${payload}.${signature}`,
+    ])
       await expect(tokens.verify(junk)).rejects.toMatchObject({
         code: 'UNAUTHORIZED',
         message: 'The access token is not valid',
       });
+  });
+
+  test('a key id is matched as the string it is: the number 1 is not the key "1"', async () => {
+    const key = await generateSigningKey('1');
+    const tokens = await AccessTokens.create([key], issuer, 900, 0);
+    const good = await tokens.sign({ userId: 1, sessionId: 's-1' });
+    const [, payload, signature] = good.split('.');
+    await expect(tokens.verify(good)).resolves.toEqual({ userId: 1, sessionId: 's-1' });
+    await expect(
+      tokens.verify(`${b64({ alg: 'ES256', typ: 'at+jwt', kid: 1 })}.${payload}.${signature}`),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: 'The access token is not valid' });
+  });
+
+  test('a fault inside the verifier is not disguised as a refused token', async () => {
+    const key = await generateSigningKey('k-1');
+    const tokens = await AccessTokens.create([key], issuer, 900, 0);
+    const token = await tokens.sign({ userId: 1, sessionId: 's-1' });
+    const fault = new RangeError('verifier fault');
+    (tokens as unknown as { verifiers: Map<string, () => never> }).verifiers.set('k-1', () => {
+      throw fault;
+    });
+    await expect(tokens.verify(token)).rejects.toBe(fault);
   });
 
   test('keys of the set without a kid are skipped; the active key must be an EC P-256 key', async () => {
