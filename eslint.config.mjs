@@ -62,6 +62,13 @@ const zones = [
     message: `Import another module only through its index.ts (docs/architecture.md).`,
   })),
   {
+    // A module's face offers what its callers mean to do, not its repository's statements.
+    target: `${src}/modules/*/index.ts`,
+    from: `${src}/modules/*/*.repository.ts`,
+    message:
+      "A module's index.ts offers intentions, not its repository's statements: export a service function (docs/architecture.md).",
+  },
+  {
     // Modules do not reach back into the composition root, the demo data or the operator tooling.
     target: `${src}/modules/*/**/*`,
     from: composition,

@@ -10,7 +10,7 @@ import { roundTrips, statementName } from './prepared';
 import type { Db } from './executor';
 import type { DB as Database } from './types';
 
-export type { Db, Executor } from './executor';
+export type { Db, Executor, Trx } from './executor';
 
 const INT8 = 20;
 // Ids are bigint in SQL and numbers in the API; every id stays below 2^53.

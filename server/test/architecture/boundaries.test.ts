@@ -42,6 +42,17 @@ describe('module boundaries (lint)', () => {
     ).toEqual([expect.stringContaining('only through its index.ts')]);
   }, 60_000);
 
+  test("a module's index.ts re-exporting its repository is reported; re-exporting a service is not", () => {
+    expect(
+      boundary(lintAs('face-re-exports-its-repository.ts', 'server/src/modules/sessions/index.ts')).map(
+        (m) => m.message,
+      ),
+    ).toEqual([expect.stringContaining('offers intentions'), expect.stringContaining('offers intentions')]);
+    expect(boundary(lintAs('face-re-exports-its-repository.ts', 'server/src/modules/sessions/lockouts.ts'))).toEqual(
+      [],
+    );
+  }, 60_000);
+
   test('a cycle between modules is reported', () => {
     const cycles = lintAs('sessions-imports-sso.ts', 'server/src/modules/sessions/index.ts').filter(
       (m) => m.ruleId === 'local/no-import-cycle',

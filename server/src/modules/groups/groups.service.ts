@@ -5,7 +5,8 @@ import type { Services } from '../../services';
 import { pageOf, pageRows, type Page, type PageParams } from '../../shared/paging';
 import { imageUrlsOf } from '../../shared/image-urls';
 import { toUser } from '../../shared/user-view';
-import { viewerOf } from './group-visibility.repository';
+import { sharesVisibleGroup, viewerOf } from './group-visibility.repository';
+import type { Db } from '../../db/database';
 import {
   findVisibleGroup,
   selectGroupMembers,
@@ -73,4 +74,13 @@ export async function listMembersOfVisibleGroup(
     total,
     params,
   );
+}
+
+/**
+ * Whether the caller sees another user of the tenant: the tenant's administrator sees everyone, anyone else the
+ * members of a group both of them can see.
+ */
+export async function seesUser(db: Db, auth: AuthContext, tenantId: number, userId: number): Promise<boolean> {
+  const viewer = await viewerOf(db, auth, tenantId);
+  return viewer.isAdmin || sharesVisibleGroup(db, viewer, userId);
 }

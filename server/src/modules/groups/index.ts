@@ -1,6 +1,6 @@
 // Groups: the module's public face.
 export { groupHandlers } from './groups.handlers';
-export { sharesVisibleGroup, viewerOf } from './group-visibility.repository';
+export { seesUser } from './groups.service';
 export {
   GroupChangeRefused,
   addGroupMember,

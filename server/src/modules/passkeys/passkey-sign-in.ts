@@ -13,7 +13,7 @@ import {
   countWrongSecondFactor,
   guardSignIn,
   limitAddress,
-  lockSession,
+  holdSession,
   loginAttempt,
   secondFactorSucceeded,
   settleAndIssueTokens,
@@ -22,7 +22,7 @@ import {
   type PasskeyCredential,
   type PasskeySignIn,
   type SessionBody,
-  identityHashOf,
+  lockoutIdentityOf,
 } from '../sessions';
 import type { Executor } from '../../db/database';
 import {
@@ -180,7 +180,7 @@ async function createChallenge(services: Services, auth: SessionCaller, sessionI
   const challenge = newChallenge();
   const now = services.now();
   await services.db.transaction().execute(async (trx) => {
-    await lockSession(trx, sessionId);
+    await holdSession(trx, sessionId);
     // Asking again replaces the challenge still open.
     await replacePasskeyChallenge(trx, {
       id: randomUUID(),
@@ -215,7 +215,7 @@ async function verifyChallenge(
 ): Promise<SessionBody> {
   const userId = ownSessionForPasskey(auth, sessionId);
   const { credential } = input;
-  const emailHash = await identityHashOf(services.db, userId);
+  const emailHash = await lockoutIdentityOf(services.db, userId);
   if (emailHash === undefined) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
   const client = limitAddress(services, input.ip);
   const { reserved } = await guardSignIn(services, {
@@ -224,7 +224,7 @@ async function verifyChallenge(
   });
   const now = services.now();
   const outcome = await services.db.transaction().execute(async (trx) => {
-    const session = await lockSession(trx, sessionId);
+    const session = await holdSession(trx, sessionId);
     if (!session || session.revoked_at) return { error: 'INVALID_SESSION' as const };
     const challenge = await openPasskeyChallengeForUpdate(trx, sessionId);
     if (!challenge || challenge.valid_until <= now) return { error: 'PASSKEY_CHALLENGE_EXPIRED' as const };

@@ -1,18 +1,23 @@
 // Sessions (all of sign-in: the password session and its probe, one-time codes, lockouts, refresh, second
 // factors): the module's public face. It offers what a caller means to do, not the repository's statements.
 export { sessionsHandlers, type PasskeyCredential, type PasskeySignIn, type SsoSignIn } from './sessions.handlers';
-export { lockSession, revokeSessionsOf } from './sessions.repository';
 export {
   addressAttempt,
   clearSignInFailures,
   guard as guardSignIn,
+  lockoutIdentityOf,
   limitAddress,
   loginAttempt,
   succeeded,
 } from './lockouts';
-export { attemptNotChecked, secondFactorSucceeded, startSession, startSsoSession } from './sessions.service';
+export {
+  attemptNotChecked,
+  holdSession,
+  revokeSessionsOf,
+  secondFactorSucceeded,
+  startSession,
+  startSsoSession,
+} from './sessions.service';
 export { probeHash } from './probe';
 export { countWrongSecondFactor } from './one-time-codes';
-/** The identity hash of a user (the key of the sign-in lockouts), if the user exists. */
-export { emailHashOf as identityHashOf } from './challenges.repository';
 export { settleAndIssueTokens, type SessionBody } from './tokens';

@@ -7,6 +7,7 @@ import { latest, rateLimitValues, rateLimitVerdict, type RatePolicy } from '../.
 import type { Services } from '../../services';
 import type { Executor } from '../../db/database';
 import { lockoutKey, policyOfKey, signInPolicies, type LockoutPolicy } from './lockout-keys';
+import { emailHashOf } from './challenges.repository';
 import {
   clearIdentityFailures,
   giveBackAttempt,
@@ -212,3 +213,8 @@ export async function giveBack(services: Pick<Services, 'db' | 'now'>, back: Giv
 /** Ends an identity's sign-in failures on record (a password reset): every lockout keyed by its identity hash. */
 export const clearSignInFailures = (services: Pick<Services, 'db'>, emailHash: string) =>
   clearIdentityFailures(services.db, emailHash);
+
+/** The key of a user's sign-in lockouts (the identity hash of their e-mail address), if the user exists. */
+export function lockoutIdentityOf(db: Executor, userId: number): Promise<string | undefined> {
+  return emailHashOf(db, userId);
+}

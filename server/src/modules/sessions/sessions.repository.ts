@@ -179,9 +179,6 @@ export async function insertSessionWithToken(
 export const findSessionForUpdate = (db: Transaction<Database>, id: string) =>
   db.selectFrom('sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 
-/** The session, locked for the rest of the transaction (a second factor being answered, a challenge replaced). */
-export const lockSession = findSessionForUpdate;
-
 /**
  * A session whose factor was just verified: its factors (when given; else as they are) and its lifetime by the
  * rule of the migration 2026-11-26T2300-session-factor-rule (as long as any once nothing is left to prove).
@@ -210,10 +207,6 @@ export async function settleSession(
   });
   return row.factors;
 }
-
-/** Ends every live session of a user (a password reset, a directory's deactivation). */
-export const revokeSessionsOf = (db: Executor, userId: number, reason: string, now: Date) =>
-  revokeSessions(db, { userId }, reason, now);
 
 export async function revokeSessions(
   db: Executor,

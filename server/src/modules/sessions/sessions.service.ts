@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, tooManyRequests } from '../../errors';
 import { emailHash, keyedHash } from '../../security/hashing';
 import type { Services } from '../../services';
-import type { Executor } from '../../db/database';
+import type { Executor, Trx } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
 import { checkPassword, proofKey } from './credentials';
 import {
@@ -19,6 +19,7 @@ import {
   type GiveBack,
 } from './lockouts';
 import {
+  findSessionForUpdate,
   insertSessionWithToken,
   refreshFallback,
   revokeSessions,
@@ -280,4 +281,17 @@ export async function endSession(
   await services.db
     .transaction()
     .execute((trx) => revokeSessions(trx, { sessionId: input.sessionId }, 'logout', services.now()));
+}
+
+/**
+ * Holds a session for the rest of the transaction (its row locked): a second factor being answered or a challenge
+ * replaced settles it once, however many requests race. Answers the session as it stands.
+ */
+export function holdSession(trx: Trx, sessionId: string) {
+  return findSessionForUpdate(trx, sessionId);
+}
+
+/** Ends every live session of a user: a password reset, a directory's deactivation. */
+export function revokeSessionsOf(db: Executor, userId: number, reason: 'password_reset' | 'deactivated', now: Date) {
+  return revokeSessions(db, { userId }, reason, now);
 }

@@ -12,7 +12,7 @@ import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Services } from '../../services';
-import { lockSession, settleAndIssueTokens, startSsoSession, type SessionBody } from '../sessions';
+import { holdSession, settleAndIssueTokens, startSsoSession, type SessionBody } from '../sessions';
 import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
 
@@ -104,7 +104,7 @@ export async function completeSsoSession(
 ): Promise<SessionBody> {
   const now = services.now();
   return services.db.transaction().execute(async (trx) => {
-    const session = await lockSession(trx, sessionId);
+    const session = await holdSession(trx, sessionId);
     if (!session || session.revoked_at || session.expires_at <= now)
       throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
     const factors = { [kind]: 'verified' as const };

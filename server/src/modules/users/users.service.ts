@@ -4,7 +4,7 @@ import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { Services } from '../../services';
-import { sharesVisibleGroup, viewerOf } from '../groups';
+import { seesUser } from '../groups';
 import { defaultUserSettings } from './default-settings';
 import { buildPermissions, permissionAreas, type UserPermissions } from './permission-flags';
 import { toUser, type User, type UserRow } from '../../shared/user-view';
@@ -27,8 +27,7 @@ async function visibleUser(services: Services, auth: AuthContext, tenantId: numb
   const user = await findTenantUser(services.db, tenantId, userId);
   if (!user) throw notFound();
   if (userId === auth.userId) return user;
-  const viewer = await viewerOf(services.db, auth, tenantId);
-  if (viewer.isAdmin || (await sharesVisibleGroup(services.db, viewer, userId))) return user;
+  if (await seesUser(services.db, auth, tenantId, userId)) return user;
   throw notFound();
 }
 
