@@ -81,7 +81,9 @@ describe('POST /core/v1/api-keys', () => {
 
   test('a user who is not a tenant administrator answers 403 FORBIDDEN and nothing is created', async () => {
     const before = (await keysOf(orgA.tenantId)).length;
-    expectError(await client(ctx, plainUser, orgA.tenantId).post('/api-keys', { name: 'Mine' }), 403, 'FORBIDDEN');
+    const res = await client(ctx, plainUser, orgA.tenantId).post('/api-keys', { name: 'Mine' });
+    expectError(res, 403, 'FORBIDDEN');
+    expect(res.body.error.message).toBe('Only administrators of the tenant may manage its api keys');
     expect(await keysOf(orgA.tenantId)).toHaveLength(before);
   });
 
@@ -92,7 +94,10 @@ describe('POST /core/v1/api-keys', () => {
       ),
     );
     expect(attempts.filter((r) => r.status === 201)).toHaveLength(apiKeyLimitPerTenant);
-    for (const r of attempts.filter((x) => x.status !== 201)) expectError(r, 409, 'LIMIT_REACHED');
+    for (const r of attempts.filter((x) => x.status !== 201)) {
+      expectError(r, 409, 'LIMIT_REACHED');
+      expect(r.body.error.message).toBe(`The tenant already has ${apiKeyLimitPerTenant} api keys`);
+    }
     expect(await keysOf(orgB.tenantId)).toHaveLength(apiKeyLimitPerTenant);
     // The limit is per tenant: another tenant still creates keys.
     expect((await client(ctx, admin, orgA.tenantId).post('/api-keys', { name: 'Still fine' })).status).toBe(201);
