@@ -1,7 +1,6 @@
 // The areas of mutation testing (stryker.config.mjs, scripts/mutation.mjs): the code each mutates and the test files
 // that exercise it. The sign-in code and its guards, and the authorization of SCIM and personal alarms. This is the
-// one list: the globs name module folders, so code that moves within a module (or into modules/sign-in) stays
-// mutated. A glob that matches nothing is allowed; a file two areas match is mutated by the first of them only.
+// one list: the globs name module folders, so code that moves within a module stays mutated. A glob that matches nothing is allowed; a file two areas match is mutated by the first of them only.
 
 const moduleFiles = (folder) => [`server/src/modules/${folder}/**/*.ts`, `!server/src/modules/${folder}/**/index.ts`];
 
@@ -25,11 +24,8 @@ export const areas = {
   throttle: {
     mutate: [
       'server/src/security/throttle*.ts',
-      'server/src/security/credentials.ts',
       'server/src/modules/sessions/lockout*.ts',
       'server/src/modules/sessions/credentials.ts',
-      'server/src/modules/sign-in/lockout*.ts',
-      'server/src/modules/sign-in/credentials.ts',
     ],
     tests: [
       'server/test/sessions/lockouts.test.ts',
@@ -42,16 +38,15 @@ export const areas = {
   },
   // One-time codes (e-mail and text message sign-in, password links).
   'one-time-codes': {
-    mutate: ['server/src/modules/sessions/one-time-codes.ts', 'server/src/modules/sign-in/one-time-codes.ts'],
+    mutate: ['server/src/modules/sessions/one-time-codes.ts'],
     tests: ['server/test/sessions/one-time-code*.test.ts', 'server/test/passwords/password-links.test.ts'],
   },
   // Sign-in and sessions: the session rule, refresh, sign-out, second factor; whatever else of the module the areas
   // above leave.
   sessions: {
-    mutate: [...moduleFiles('sessions'), ...moduleFiles('sign-in')],
+    mutate: moduleFiles('sessions'),
     tests: [
       'server/test/sessions/*.test.ts',
-      'server/test/sign-in/*.test.ts',
       'server/test/sessions/lockouts.test.ts',
       'server/test/sessions/second-factor.test.ts',
       'server/test/sessions/refresh-chain.test.ts',
