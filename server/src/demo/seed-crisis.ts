@@ -5,6 +5,20 @@ import type { RegionId } from '../config';
 import { armTimer } from '../modules/personal-alarms';
 import type { Services } from '../services';
 import { demoTenantsFor } from './demo-people';
+import {
+  findUserByEmail,
+  groupIdsByName,
+  insertAlarmRecipientGroups,
+  insertAlarmRecipientUsers,
+  insertExternalContact,
+  insertExternalGroup,
+  insertExternalGroupMembers,
+  insertPersonalAlarm,
+  insertSenderSettings,
+  insertTemplates,
+  tenantsByName,
+  userIdsByEmail,
+} from './seed.repository';
 
 interface DemoExternalCommunication {
   sender: { email: string; sms: string };
@@ -95,92 +109,65 @@ export async function seedCrisis(services: Services): Promise<void> {
   const now = services.now();
   await db.transaction().execute(async (trx) => {
     const tenants = demoTenantsFor(config.region);
-    const rows = await trx
-      .selectFrom('tenants')
-      .select(['id', 'name'])
-      .where(
-        'name',
-        'in',
-        tenants.map((t) => t.name),
-      )
-      .execute();
+    const rows = await tenantsByName(
+      trx,
+      tenants.map((t) => t.name),
+    );
     for (const [index, t] of tenants.entries()) {
       const tenantId = rows.find((r) => r.name === t.name)?.id;
       if (tenantId === undefined) continue;
       const demo = demoExternalCommunicationFor(config.region, index);
-      await trx
-        .insertInto('cec_sender_settings')
-        .values({ tenant_id: tenantId, email_sender_name: demo.sender.email, sms_sender_id: demo.sender.sms })
-        .execute();
+      await insertSenderSettings(trx, {
+        tenant_id: tenantId,
+        email_sender_name: demo.sender.email,
+        sms_sender_id: demo.sender.sms,
+      });
       const groupIds: number[] = [];
-      for (const name of demo.groups) {
-        groupIds.push(
-          (
-            await trx
-              .insertInto('cec_groups')
-              .values({ tenant_id: tenantId, name })
-              .returning('id')
-              .executeTakeFirstOrThrow()
-          ).id,
+      for (const name of demo.groups) groupIds.push(await insertExternalGroup(trx, { tenant_id: tenantId, name }));
+      for (const { groups, ...contact } of demo.contacts) {
+        const id = await insertExternalContact(trx, { tenant_id: tenantId, ...contact });
+        await insertExternalGroupMembers(
+          trx,
+          groups.map((g) => ({ group_id: groupIds[g], contact_id: id, tenant_id: tenantId })),
         );
       }
-      for (const { groups, ...contact } of demo.contacts) {
-        const { id } = await trx
-          .insertInto('cec_contacts')
-          .values({ tenant_id: tenantId, ...contact })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto('cec_group_members')
-          .values(groups.map((g) => ({ group_id: groupIds[g], contact_id: id, tenant_id: tenantId })))
-          .execute();
-      }
-      await trx
-        .insertInto('cec_templates')
-        .values(demo.templates.map((tpl) => ({ tenant_id: tenantId, ...tpl })))
-        .execute();
+      await insertTemplates(
+        trx,
+        demo.templates.map((tpl) => ({ tenant_id: tenantId, ...tpl })),
+      );
     }
 
     const [ownerEmail, deviceId, userEmails, groupNames] = demoAlarmFor(config.region);
     const tenantId = rows.find((r) => r.name === tenants[0].name)?.id;
-    const owner = await trx.selectFrom('users').select('id').where('email', '=', ownerEmail).executeTakeFirst();
+    const owner = await findUserByEmail(trx, ownerEmail);
     if (tenantId === undefined || !owner) return;
     const dispatchAt = new Date(now.getTime() + 8 * 3_600_000);
-    const alarm = await trx
-      .insertInto('personal_alarms')
-      .values({
-        tenant_id: tenantId,
-        user_id: owner.id,
-        device_id: deviceId,
-        text: 'Working alone in the boiler room. Call me if I have not checked in.',
-        dispatch_at: dispatchAt,
-        active: true,
-        one_minute_warning: true,
-        location_id: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const users = userEmails.length
-      ? await trx.selectFrom('users').select('id').where('email', 'in', userEmails).execute()
-      : [];
+    const alarm = await insertPersonalAlarm(trx, {
+      tenant_id: tenantId,
+      user_id: owner.id,
+      device_id: deviceId,
+      text: 'Working alone in the boiler room. Call me if I have not checked in.',
+      dispatch_at: dispatchAt,
+      active: true,
+      one_minute_warning: true,
+      location_id: null,
+      created_at: now,
+      updated_at: now,
+    });
+    const users = userEmails.length ? await userIdsByEmail(trx, userEmails) : [];
     if (users.length)
-      await trx
-        .insertInto('personal_alarm_recipient_users')
-        .values(users.map((u) => ({ alarm_id: alarm.id, user_id: u.id })))
-        .execute();
-    const groups = await trx
-      .selectFrom('groups')
-      .select('id')
-      .where('tenant_id', '=', tenantId)
-      .where('name', 'in', groupNames)
-      .execute();
+      await insertAlarmRecipientUsers(
+        trx,
+        alarm.id,
+        users.map((u) => u.id),
+      );
+    const groups = await groupIdsByName(trx, tenantId, groupNames);
     if (groups.length)
-      await trx
-        .insertInto('personal_alarm_recipient_groups')
-        .values(groups.map((g) => ({ alarm_id: alarm.id, group_id: g.id })))
-        .execute();
+      await insertAlarmRecipientGroups(
+        trx,
+        alarm.id,
+        groups.map((g) => g.id),
+      );
     await armTimer(services, trx, alarm);
   });
 }

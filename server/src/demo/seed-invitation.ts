@@ -7,6 +7,7 @@ import { memberPermissions } from '../modules/users';
 import { emailHash } from '../security/hashing';
 import type { Services } from '../services';
 import { demoTenantsFor } from './demo-people';
+import { findTenantByName, findUserByEmailHash, insertMembership, insertUser } from './seed.repository';
 
 export const demoInvitedUser = { email: 'nora@demo.test', name: 'Nora Nyberg', title: 'New colleague' };
 
@@ -16,30 +17,23 @@ export async function seedInvitedUser(services: Services): Promise<void> {
   const { db, config } = services;
   if (!europe.includes(config.region)) return;
   const hash = emailHash(demoInvitedUser.email);
-  if (await db.selectFrom('users').select('id').where('email_hash', '=', hash).executeTakeFirst()) return;
-  const tenant = await db
-    .selectFrom('tenants')
-    .select('id')
-    .where('name', '=', demoTenantsFor(config.region)[0].name)
-    .executeTakeFirst();
+  if (await findUserByEmailHash(db, hash)) return;
+  const tenant = await findTenantByName(db, demoTenantsFor(config.region)[0].name);
   if (!tenant) return;
   await db.transaction().execute(async (trx) => {
-    const user = await trx
-      .insertInto('users')
-      .values({
-        name: demoInvitedUser.name,
-        title: demoInvitedUser.title,
-        email: demoInvitedUser.email,
-        email_hash: hash,
-        password_hash: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('memberships')
-      .values({ tenant_id: tenant.id, user_id: user.id, permissions: JSON.stringify(memberPermissions()) })
-      .execute();
+    const userId = await insertUser(trx, {
+      name: demoInvitedUser.name,
+      title: demoInvitedUser.title,
+      email: demoInvitedUser.email,
+      email_hash: hash,
+      password_hash: null,
+    });
+    await insertMembership(trx, {
+      tenant_id: tenant.id,
+      user_id: userId,
+      permissions: JSON.stringify(memberPermissions()),
+    });
     // Sent by the region's job runner as soon as it starts, like every invitation.
-    await scheduleInvitation(services, trx, { userId: user.id, tenantId: tenant.id });
+    await scheduleInvitation(services, trx, { userId, tenantId: tenant.id });
   });
 }

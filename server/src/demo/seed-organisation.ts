@@ -3,9 +3,20 @@
 // meeting rooms and contacts. Runs once, right after the tenants and users are created.
 import type { RegionId } from '../config';
 import type { Services } from '../services';
-import type { Db } from '../db/database';
+import type { Executor } from '../db/database';
 import type { GroupFunction, GroupType } from '../db/column-types';
 import { demoTenantsFor, demoUsersFor } from './demo-people';
+import {
+  addGroupTenant,
+  insertContacts,
+  insertGroup,
+  insertGroupFunctions,
+  insertGroupMember,
+  insertMeetingRooms,
+  makeTenantAdmin,
+  tenantsWithAccountByName,
+  usersByEmail,
+} from './seed.repository';
 
 interface DemoGroup {
   name: string;
@@ -117,104 +128,80 @@ function demoGroupsFor(region: RegionId): DemoGroup[] {
 }
 
 async function seedTenant(
-  trx: Db,
+  trx: Executor,
   tenantId: number,
   accountId: number,
   website: string,
   phonePrefix: string,
 ): Promise<void> {
-  await trx
-    .insertInto('meeting_rooms')
-    .values([
-      {
-        tenant_id: tenantId,
-        name: 'Crisis room',
-        url: `${website}/meet/crisis-room`,
-        description: 'Standing room for the crisis team.',
-        is_active: true,
-      },
-      {
-        tenant_id: tenantId,
-        name: 'Daily briefing',
-        url: `${website}/meet/daily-briefing`,
-        description: 'Morning briefing at 08:00.',
-        is_active: true,
-      },
-      {
-        tenant_id: tenantId,
-        name: 'Exercise room',
-        url: `${website}/meet/exercise-room`,
-        description: '',
-        is_active: false,
-      },
-    ])
-    .execute();
+  await insertMeetingRooms(trx, [
+    {
+      tenant_id: tenantId,
+      name: 'Crisis room',
+      url: `${website}/meet/crisis-room`,
+      description: 'Standing room for the crisis team.',
+      is_active: true,
+    },
+    {
+      tenant_id: tenantId,
+      name: 'Daily briefing',
+      url: `${website}/meet/daily-briefing`,
+      description: 'Morning briefing at 08:00.',
+      is_active: true,
+    },
+    {
+      tenant_id: tenantId,
+      name: 'Exercise room',
+      url: `${website}/meet/exercise-room`,
+      description: '',
+      is_active: false,
+    },
+  ]);
   const host = new URL(website).hostname;
-  await trx
-    .insertInto('contacts')
-    .values([
-      {
-        tenant_id: tenantId,
-        account_id: accountId,
-        name: 'Support desk',
-        title: '',
-        email: `support@${host}`,
-        phone_number: `${phonePrefix}01`,
-        type: 'UserSupport',
-      },
-      {
-        tenant_id: tenantId,
-        account_id: accountId,
-        name: 'Data protection officer',
-        title: 'DPO',
-        email: `dpo@${host}`,
-        phone_number: `${phonePrefix}02`,
-        type: 'DataProtectionOfficer',
-      },
-    ])
-    .execute();
+  await insertContacts(trx, [
+    {
+      tenant_id: tenantId,
+      account_id: accountId,
+      name: 'Support desk',
+      title: '',
+      email: `support@${host}`,
+      phone_number: `${phonePrefix}01`,
+      type: 'UserSupport',
+    },
+    {
+      tenant_id: tenantId,
+      account_id: accountId,
+      name: 'Data protection officer',
+      title: 'DPO',
+      email: `dpo@${host}`,
+      phone_number: `${phonePrefix}02`,
+      type: 'DataProtectionOfficer',
+    },
+  ]);
 }
 
 export async function seedOrganisation(services: Services): Promise<void> {
   const { db, config } = services;
   await db.transaction().execute(async (trx) => {
     const tenants = demoTenantsFor(config.region);
-    const tenantRows = await trx
-      .selectFrom('tenants as t')
-      .innerJoin('accounts as a', 'a.tenant_id', 't.id')
-      .select(['t.id', 't.name', 'a.id as account_id'])
-      .where(
-        't.name',
-        'in',
-        tenants.map((t) => t.name),
-      )
-      .execute();
+    const tenantRows = await tenantsWithAccountByName(
+      trx,
+      tenants.map((t) => t.name),
+    );
     const tenantOf = (index: number) => {
       const row = tenantRows.find((r) => r.name === tenants[index].name);
       if (!row) throw new Error(`demo tenant ${tenants[index].name} is missing`);
       return row;
     };
     const users = demoUsersFor(config.region);
-    const userRows = await trx
-      .selectFrom('users')
-      .select(['id', 'email'])
-      .where(
-        'email',
-        'in',
-        users.map((u) => u.email),
-      )
-      .execute();
+    const userRows = await usersByEmail(
+      trx,
+      users.map((u) => u.email),
+    );
     const userId = (email: string) => userRows.find((u) => u.email === email)!.id;
 
     for (const u of users.filter((d) => d.admin)) {
-      for (const index of u.tenants) {
-        await trx
-          .updateTable('memberships')
-          .set({ is_admin: true })
-          .where('tenant_id', '=', tenantOf(index).id)
-          .where('user_id', '=', userId(u.email))
-          .execute();
-      }
+      for (const index of u.tenants) await makeTenantAdmin(trx, tenantOf(index).id, userId(u.email));
     }
     for (const [index, t] of tenants.entries()) {
       await seedTenant(
@@ -228,26 +215,22 @@ export async function seedOrganisation(services: Services): Promise<void> {
 
     for (const g of demoGroupsFor(config.region)) {
       const owner = tenantOf(g.tenant);
-      const { id } = await trx
-        .insertInto('groups')
-        .values({ tenant_id: owner.id, account_id: owner.account_id, name: g.name, type: g.type, image_url: null })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      for (const partner of g.partners ?? [])
-        await trx
-          .insertInto('group_tenants')
-          .values({ tenant_id: tenantOf(partner).id, group_id: id })
-          .execute();
-      if (g.functions.length)
-        await trx
-          .insertInto('group_functions')
-          .values(g.functions.map((f) => ({ group_id: id, function: f })))
-          .execute();
+      const id = await insertGroup(trx, {
+        tenant_id: owner.id,
+        account_id: owner.account_id,
+        name: g.name,
+        type: g.type,
+        image_url: null,
+      });
+      for (const partner of g.partners ?? []) await addGroupTenant(trx, tenantOf(partner).id, id);
+      if (g.functions.length) await insertGroupFunctions(trx, id, g.functions);
       for (const [email, via, isAdmin] of g.members) {
-        await trx
-          .insertInto('group_members')
-          .values({ group_id: id, user_id: userId(email), tenant_id: tenantOf(via).id, is_admin: isAdmin })
-          .execute();
+        await insertGroupMember(trx, {
+          group_id: id,
+          user_id: userId(email),
+          tenant_id: tenantOf(via).id,
+          is_admin: isAdmin,
+        });
       }
     }
   });

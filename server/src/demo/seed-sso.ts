@@ -8,6 +8,14 @@ import { routeSsoDomain } from '../modules/sso';
 import { buildPermissions, defaultUserSettings } from '../modules/users';
 import { emailHash } from '../security/hashing';
 import type { Services } from '../services';
+import {
+  ensureMembership,
+  findTenantByWebsite,
+  findUserByEmailHash,
+  insertTenantWithAccount,
+  insertUser,
+  insertUserSettings,
+} from './seed.repository';
 
 export const devSsoDomain = 'sso.demo.test';
 export const devSsoUser = { email: 'sso-user@sso.demo.test', name: 'Sam Single-Sign-On', title: 'Teacher' };
@@ -19,28 +27,8 @@ export async function seedDevSso(services: Services): Promise<number | null> {
   const idp = config.mode === 'production' ? null : config.sso.devIdp;
   if (!idp) return null;
 
-  let tenant = await db
-    .selectFrom('tenants')
-    .select('id')
-    .where('website_url', '=', devSsoTenant.website)
-    .executeTakeFirst();
-  if (!tenant) {
-    tenant = await db
-      .insertInto('tenants')
-      .values({
-        name: devSsoTenant.name,
-        logo_url: `${devSsoTenant.website}/logo.png`,
-        website_url: devSsoTenant.website,
-        may_any_user_activate_im_ok: false,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('accounts')
-      .values({ tenant_id: tenant.id, name: `${devSsoTenant.name} HQ` })
-      .execute();
-  }
-  const tenantId = tenant.id;
+  const tenantId =
+    (await findTenantByWebsite(db, devSsoTenant.website))?.id ?? (await insertTenantWithAccount(db, devSsoTenant));
   await routeSsoDomain(db, { domain: devSsoDomain, tenantId, kind: 'oidc' });
   await saveOidcSettings(services, tenantId, {
     clientId: idp.clientId,
@@ -53,33 +41,22 @@ export async function seedDevSso(services: Services): Promise<number | null> {
   });
 
   const hash = emailHash(devSsoUser.email);
-  let user = await db.selectFrom('users').select('id').where('email_hash', '=', hash).executeTakeFirst();
-  if (!user) {
-    user = await db
-      .insertInto('users')
-      .values({
-        name: devSsoUser.name,
-        title: devSsoUser.title,
-        email: devSsoUser.email,
-        email_hash: hash,
-        password_hash: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('user_settings')
-      .values({ user_id: user.id, ...defaultUserSettings })
-      .execute();
+  let userId = (await findUserByEmailHash(db, hash))?.id;
+  if (userId === undefined) {
+    userId = await insertUser(db, {
+      name: devSsoUser.name,
+      title: devSsoUser.title,
+      email: devSsoUser.email,
+      email_hash: hash,
+      password_hash: null,
+    });
+    await insertUserSettings(db, { user_id: userId, ...defaultUserSettings });
   }
-  await db
-    .insertInto('memberships')
-    .values({
-      tenant_id: tenantId,
-      user_id: user.id,
-      permissions: JSON.stringify(buildPermissions(true)),
-      is_admin: true,
-    })
-    .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).doNothing())
-    .execute();
+  await ensureMembership(db, {
+    tenant_id: tenantId,
+    user_id: userId,
+    permissions: JSON.stringify(buildPermissions(true)),
+    is_admin: true,
+  });
   return tenantId;
 }

@@ -1,7 +1,6 @@
 // Demo data for development (never run in production): two tenants per region and the demo accounts listed
 // in the README, all with the password `Demo-Password-1!`. Idempotent: it does nothing once tenants exist. It
 // seeds only a database that holds nothing but demo data (empty, or seeded before), and refuses any other.
-import { sql } from 'kysely';
 import { buildPermissions, defaultUserSettings, memberPermissions } from '../modules/users';
 import { emailHash } from '../security/hashing';
 import { hashPassword } from '../security/passwords';
@@ -11,6 +10,14 @@ import { seedInvitedUser } from './seed-invitation';
 import { seedOrganisation } from './seed-organisation';
 import { seedDevSso } from './seed-sso';
 import { demoPassword, demoTenantsFor, demoUsersFor } from './demo-people';
+import {
+  anyTenantExists,
+  countNonDemoData,
+  insertMembership,
+  insertTenantWithAccount,
+  insertUser,
+  insertUserSettings,
+} from './seed.repository';
 
 /** The demo data would sit beside real data: nothing was written. */
 export class DemoSeedRefused extends Error {
@@ -22,33 +29,16 @@ export class DemoSeedRefused extends Error {
   }
 }
 
-/** Demo tenants' websites and demo accounts' emails are all on demo.test (or a subdomain of it). */
-const demoDomain = (column: string) =>
-  sql<boolean>`(${sql.ref(column)} ~* '^(https://|[^@]*@)([a-z0-9-]+\.)*demo\.test(/|$)')`;
-
 /** Refuses (DemoSeedRefused) when the database holds a tenant or a user that is not the demo data's. */
 async function refuseUnlessDemoOnly(services: Services): Promise<void> {
-  const { db } = services;
-  const [tenants, users] = await Promise.all([
-    db
-      .selectFrom('tenants')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where(sql<boolean>`not ${demoDomain('website_url')}`)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where(sql<boolean>`not ${demoDomain('email')}`)
-      .executeTakeFirstOrThrow(),
-  ]);
-  if (Number(tenants.n) > 0 || Number(users.n) > 0) throw new DemoSeedRefused(Number(tenants.n), Number(users.n));
+  const { tenants, users } = await countNonDemoData(services.db);
+  if (tenants > 0 || users > 0) throw new DemoSeedRefused(tenants, users);
 }
 
 export async function seedDemoData(services: Services): Promise<boolean> {
   const { db, config } = services;
   await refuseUnlessDemoOnly(services);
-  const existing = await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
-  if (existing) {
+  if (await anyTenantExists(db)) {
     await seedDevSso(services);
     await seedInvitedUser(services);
     return false;
@@ -56,67 +46,42 @@ export async function seedDemoData(services: Services): Promise<boolean> {
   const passwordHash = await hashPassword(demoPassword);
   await db.transaction().execute(async (trx) => {
     const tenantIds: number[] = [];
-    for (const t of demoTenantsFor(config.region)) {
-      const { id } = await trx
-        .insertInto('tenants')
-        .values({
-          name: t.name,
-          logo_url: `${t.website}/logo.png`,
-          website_url: t.website,
-          may_any_user_activate_im_ok: false,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      tenantIds.push(id);
-      await trx
-        .insertInto('accounts')
-        .values({ tenant_id: id, name: `${t.name} HQ` })
-        .execute();
-    }
+    for (const t of demoTenantsFor(config.region)) tenantIds.push(await insertTenantWithAccount(trx, t));
     for (const u of demoUsersFor(config.region)) {
-      const { id } = await trx
-        .insertInto('users')
-        .values({
-          name: u.name,
-          title: u.title,
-          email: u.email,
-          email_hash: emailHash(u.email),
-          password_hash: passwordHash,
-          phone_primary: u.phone,
-          otp_email_enabled: u.otpEmail,
-          otp_sms_enabled: u.otpSms,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('user_settings')
-        .values({ user_id: id, ...defaultUserSettings })
-        .execute();
+      const id = await insertUser(trx, {
+        name: u.name,
+        title: u.title,
+        email: u.email,
+        email_hash: emailHash(u.email),
+        password_hash: passwordHash,
+        phone_primary: u.phone,
+        otp_email_enabled: u.otpEmail,
+        otp_sms_enabled: u.otpSms,
+      });
+      await insertUserSettings(trx, { user_id: id, ...defaultUserSettings });
       for (const index of u.tenants) {
         const permissions = u.admin ? buildPermissions(true) : memberPermissions();
-        await trx
-          .insertInto('memberships')
-          .values({ tenant_id: tenantIds[index], user_id: id, permissions: JSON.stringify(permissions) })
-          .execute();
+        await insertMembership(trx, {
+          tenant_id: tenantIds[index],
+          user_id: id,
+          permissions: JSON.stringify(permissions),
+        });
       }
     }
     for (let n = 1; n <= config.benchUsers; n++) {
       const email = `bench-${n}@demo.test`;
-      const { id } = await trx
-        .insertInto('users')
-        .values({
-          name: `Bench User ${n}`,
-          title: null,
-          email,
-          email_hash: emailHash(email),
-          password_hash: passwordHash,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('memberships')
-        .values({ tenant_id: tenantIds[0], user_id: id, permissions: JSON.stringify(buildPermissions(true)) })
-        .execute();
+      const id = await insertUser(trx, {
+        name: `Bench User ${n}`,
+        title: null,
+        email,
+        email_hash: emailHash(email),
+        password_hash: passwordHash,
+      });
+      await insertMembership(trx, {
+        tenant_id: tenantIds[0],
+        user_id: id,
+        permissions: JSON.stringify(buildPermissions(true)),
+      });
     }
   });
   await seedOrganisation(services);

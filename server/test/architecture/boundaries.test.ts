@@ -100,6 +100,18 @@ describe('module boundaries (lint)', () => {
     ).toEqual([['no-restricted-syntax', expect.stringContaining('SQL lives in repositories')]]);
   }, 60_000);
 
+  test('a statement started with a common table expression outside a repository is reported', () => {
+    expect(
+      sqlRule(lintAs('service-starts-a-query-with-a-cte.ts', 'server/src/modules/users/users.service.ts')).map((m) => [
+        m.ruleId,
+        m.message,
+      ]),
+    ).toEqual([['no-restricted-syntax', expect.stringContaining('SQL lives in repositories')]]);
+    expect(
+      sqlRule(lintAs('service-starts-a-query-with-a-cte.ts', 'server/src/modules/users/users.repository.ts')),
+    ).toEqual([]);
+  }, 60_000);
+
   test('Kysely and statements inside a repository or db/ are allowed', () => {
     expect(sqlRule(lintAs('service-imports-kysely.ts', 'server/src/modules/users/users.repository.ts'))).toEqual([]);
     expect(sqlRule(lintAs('service-builds-a-query.ts', 'server/src/modules/users/users.repository.ts'))).toEqual([]);

@@ -1,14 +1,6 @@
 import { createTestContext, type TestContext } from '../support/context';
-import {
-  client,
-  expectError,
-  insertAccount,
-  insertCaller,
-  insertOrganisation,
-  makeTenantAdmin,
-  only,
-  type Caller,
-} from '../support/organisation-fixtures';
+import { client, expectError, insertAccount, only, type Caller } from '../support/organisation-fixtures';
+import { buildWorld } from '../support/world';
 
 let ctx: TestContext;
 let orgA: { tenantId: number; accountId: number };
@@ -33,14 +25,17 @@ const dpo = (accountId: number) => ({
 beforeAll(async () => {
   ctx = await createTestContext();
   const s = ctx.services;
-  orgA = await insertOrganisation(s, 'Alpha');
-  orgB = await insertOrganisation(s, 'Beta');
+  const world = await buildWorld(s, {
+    tenants: { alpha: 'Alpha', beta: 'Beta' },
+    users: {
+      admin: { tenants: ['alpha'], adminOf: ['alpha'], permissions: only() },
+      reader: { tenants: ['alpha'] },
+      adminB: { tenants: ['beta'], adminOf: ['beta'] },
+    },
+  });
+  ({ alpha: orgA, beta: orgB } = world.tenants);
+  ({ admin, reader, adminB } = world.users);
   secondAccountA = await insertAccount(s, orgA.tenantId, 'Alpha North');
-  admin = await insertCaller(s, { tenants: [orgA.tenantId], permissions: only() });
-  await makeTenantAdmin(s, orgA.tenantId, admin.id);
-  reader = await insertCaller(s, { tenants: [orgA.tenantId] });
-  adminB = await insertCaller(s, { tenants: [orgB.tenantId] });
-  await makeTenantAdmin(s, orgB.tenantId, adminB.id);
   betaContact = (
     await client(ctx, adminB, orgB.tenantId).post('/contacts', {
       ...dpo(orgB.accountId),

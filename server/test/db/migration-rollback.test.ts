@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import * as pairRowsCovering from '../../src/db/migrations/2026-11-22T1540-group-name-bigrams-covering';
 import { createTestContext, type TestContext } from '../support/context';
-import { insertGroup, insertOrganisation } from '../support/organisation-fixtures';
+import { buildWorld } from '../support/world';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -13,8 +13,12 @@ afterAll(() => ctx.close());
 
 test('the covering pair rows roll back to gram and group, and come back filled', async () => {
   const db = ctx.services.db;
-  const org = await insertOrganisation(ctx.services, 'Rollback');
-  const group = await insertGroup(ctx.services, org, 'Crisis team');
+  const world = await buildWorld(ctx.services, {
+    tenants: { rollback: 'Rollback' },
+    groups: { crisis: { tenant: 'rollback', name: 'Crisis team' } },
+  });
+  const org = world.tenants.rollback;
+  const group = world.groups.crisis;
   const columns = async () =>
     (
       await sql<{

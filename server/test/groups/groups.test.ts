@@ -1,15 +1,6 @@
 import { createTestContext, type TestContext } from '../support/context';
-import {
-  addMember,
-  client,
-  expectError,
-  insertCaller,
-  insertGroup,
-  insertOrganisation,
-  makeTenantAdmin,
-  only,
-  type Caller,
-} from '../support/organisation-fixtures';
+import { addMember, client, expectError, insertCaller, only, type Caller } from '../support/organisation-fixtures';
+import { buildWorld } from '../support/world';
 
 let ctx: TestContext;
 let orgA: { tenantId: number; accountId: number };
@@ -28,39 +19,44 @@ const names = (res: { status: number; body: { data?: { name: string }[] } }) => 
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const s = ctx.services;
-  orgA = await insertOrganisation(s, 'Alpha');
-  orgB = await insertOrganisation(s, 'Beta');
-  seesAll = await insertCaller(s, { tenants: [orgA.tenantId], permissions: only('groups.mayInteractWithAll') });
-  seesOwn = await insertCaller(s, { tenants: [orgA.tenantId], permissions: only('groups.mayInteractWithOwn') });
-  seesNone = await insertCaller(s, { tenants: [orgA.tenantId], permissions: only('documents.mayRead') });
-  admin = await insertCaller(s, { tenants: [orgA.tenantId], permissions: only('groups.mayInteractWithAll') });
-  await makeTenantAdmin(s, orgA.tenantId, admin.id);
-  outsider = await insertCaller(s, { tenants: [orgB.tenantId], permissions: only('groups.mayInteractWithAll') });
-
-  g.crisis = await insertGroup(s, orgA, 'Crisis team', {
-    functions: ['checklists', 'documents'],
-    imageUrl: 'https://cdn.test/groups/1/{size}.png',
+  const alpha = { tenant: 'alpha' } as const;
+  const world = await buildWorld(ctx.services, {
+    tenants: { alpha: 'Alpha', beta: 'Beta' },
+    users: {
+      seesAll: { tenants: ['alpha'], permissions: only('groups.mayInteractWithAll') },
+      seesOwn: { tenants: ['alpha'], permissions: only('groups.mayInteractWithOwn') },
+      seesNone: { tenants: ['alpha'], permissions: only('documents.mayRead') },
+      admin: { tenants: ['alpha'], adminOf: ['alpha'], permissions: only('groups.mayInteractWithAll') },
+      outsider: { tenants: ['beta'], permissions: only('groups.mayInteractWithAll') },
+    },
+    groups: {
+      crisis: {
+        ...alpha,
+        name: 'Crisis team',
+        functions: ['checklists', 'documents'],
+        imageUrl: 'https://cdn.test/groups/1/{size}.png',
+        members: [{ user: 'seesOwn', admin: true }, 'seesAll', 'admin'],
+      },
+      percent: { ...alpha, name: 'crisis 100%', functions: ['im_ok'] },
+      underscore: { ...alpha, name: 'crisis_ops', functions: ['documents'] },
+      backslash: { ...alpha, name: 'back\\slash' },
+      caretakers: { ...alpha, name: 'Caretakers', functions: ['lone_worker_timer'], members: ['seesAll'] },
+      management: { ...alpha, name: 'Management', type: 'hidden', functions: ['checklists'] },
+      board: { ...alpha, name: 'Board', type: 'hidden', members: ['seesOwn', 'seesAll'] },
+      coalert: { ...alpha, name: 'Responders', type: 'coAlert' },
+      regional: {
+        tenant: 'beta',
+        name: 'Regional coordination',
+        type: 'crossOrg',
+        partners: ['alpha'],
+        members: ['outsider', { user: 'seesOwn', tenant: 'alpha' }],
+      },
+      betaOnly: { tenant: 'beta', name: 'Beta crisis team', functions: ['checklists'], members: ['outsider'] },
+    },
   });
-  g.percent = await insertGroup(s, orgA, 'crisis 100%', { functions: ['im_ok'] });
-  g.underscore = await insertGroup(s, orgA, 'crisis_ops', { functions: ['documents'] });
-  g.backslash = await insertGroup(s, orgA, 'back\\slash');
-  g.caretakers = await insertGroup(s, orgA, 'Caretakers', { functions: ['lone_worker_timer'] });
-  g.management = await insertGroup(s, orgA, 'Management', { type: 'hidden', functions: ['checklists'] });
-  g.board = await insertGroup(s, orgA, 'Board', { type: 'hidden' });
-  g.coalert = await insertGroup(s, orgA, 'Responders', { type: 'coAlert' });
-  g.regional = await insertGroup(s, orgB, 'Regional coordination', { type: 'crossOrg', partners: [orgA.tenantId] });
-  g.betaOnly = await insertGroup(s, orgB, 'Beta crisis team', { functions: ['checklists'] });
-
-  await addMember(s, g.crisis, seesOwn.id, orgA.tenantId, true);
-  await addMember(s, g.crisis, seesAll.id, orgA.tenantId);
-  await addMember(s, g.crisis, admin.id, orgA.tenantId);
-  await addMember(s, g.board, seesOwn.id, orgA.tenantId);
-  await addMember(s, g.board, seesAll.id, orgA.tenantId);
-  await addMember(s, g.caretakers, seesAll.id, orgA.tenantId);
-  await addMember(s, g.regional, outsider.id, orgB.tenantId);
-  await addMember(s, g.regional, seesOwn.id, orgA.tenantId);
-  await addMember(s, g.betaOnly, outsider.id, orgB.tenantId);
+  ({ alpha: orgA, beta: orgB } = world.tenants);
+  ({ seesAll, seesOwn, seesNone, admin, outsider } = world.users);
+  Object.assign(g, world.groups);
 });
 afterAll(() => ctx.close());
 

@@ -1,15 +1,8 @@
 // Attacks through type coercion: a body must match the contract as written (only query, path and headers are
 // coerced from text), and a path id has one spelling.
 import { createTestContext, type TestContext } from '../support/context';
-import {
-  client,
-  expectError,
-  insertCaller,
-  insertOrganisation,
-  makeTenantAdmin,
-  only,
-  type Caller,
-} from '../support/organisation-fixtures';
+import { client, expectError, only, type Caller } from '../support/organisation-fixtures';
+import { buildWorld } from '../support/world';
 
 let ctx: TestContext;
 let org: { tenantId: number; accountId: number };
@@ -23,11 +16,16 @@ const settingsRow = (id: number) =>
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  org = await insertOrganisation(ctx.services, 'Coercion');
-  me = await insertCaller(ctx.services, { tenants: [org.tenantId] });
+  const world = await buildWorld(ctx.services, {
+    tenants: { coercion: 'Coercion' },
+    users: {
+      me: { tenants: ['coercion'] },
+      admin: { tenants: ['coercion'], adminOf: ['coercion'], permissions: only() },
+    },
+  });
+  ({ coercion: org } = world.tenants);
+  ({ me, admin } = world.users);
   await ctx.services.db.updateTable('users').set({ phone_secondary: '+46700000009' }).where('id', '=', me.id).execute();
-  admin = await insertCaller(ctx.services, { tenants: [org.tenantId], permissions: only() });
-  await makeTenantAdmin(ctx.services, org.tenantId, admin.id);
 });
 afterAll(() => ctx.close());
 

@@ -1,15 +1,13 @@
 import { createTestContext, type TestContext } from '../support/context';
 import {
-  addMember,
   client,
   expectError,
   insertCaller,
-  insertGroup,
-  insertOrganisation,
   makeTenantAdmin,
   only,
   type Caller,
 } from '../support/organisation-fixtures';
+import { buildWorld } from '../support/world';
 
 let ctx: TestContext;
 let orgA: { tenantId: number; accountId: number };
@@ -26,31 +24,29 @@ const userRow = (id: number) =>
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  const s = ctx.services;
-  orgA = await insertOrganisation(s, 'Alpha');
-  orgB = await insertOrganisation(s, 'Beta');
-  me = await insertCaller(s, {
-    tenants: [orgA.tenantId],
-    permissions: only('groups.mayInteractWithAll'),
-    name: 'Me Myself',
-    phone: '+46700000001',
+  const world = await buildWorld(ctx.services, {
+    tenants: { alpha: 'Alpha', beta: 'Beta' },
+    users: {
+      me: {
+        tenants: ['alpha'],
+        permissions: only('groups.mayInteractWithAll'),
+        name: 'Me Myself',
+        phone: '+46700000001',
+      },
+      colleague: { tenants: ['alpha'], name: 'Colleague' },
+      stranger: { tenants: ['alpha'], name: 'Stranger' },
+      secretMember: { tenants: ['alpha'], name: 'Secret Member' },
+      ownOnly: { tenants: ['alpha'], permissions: only('groups.mayInteractWithOwn'), name: 'Own Only' },
+      betaUser: { tenants: ['beta'], name: 'Beta User' },
+    },
+    groups: {
+      team: { tenant: 'alpha', name: 'Team', members: ['colleague', 'ownOnly'] },
+      other: { tenant: 'alpha', name: 'Other team', members: ['me'] },
+      secret: { tenant: 'alpha', name: 'Secret', type: 'hidden', members: ['secretMember'] },
+    },
   });
-  colleague = await insertCaller(s, { tenants: [orgA.tenantId], name: 'Colleague' });
-  stranger = await insertCaller(s, { tenants: [orgA.tenantId], name: 'Stranger' });
-  secretMember = await insertCaller(s, { tenants: [orgA.tenantId], name: 'Secret Member' });
-  ownOnly = await insertCaller(s, {
-    tenants: [orgA.tenantId],
-    permissions: only('groups.mayInteractWithOwn'),
-    name: 'Own Only',
-  });
-  betaUser = await insertCaller(s, { tenants: [orgB.tenantId], name: 'Beta User' });
-  const team = await insertGroup(s, orgA, 'Team');
-  const other = await insertGroup(s, orgA, 'Other team');
-  const secret = await insertGroup(s, orgA, 'Secret', { type: 'hidden' });
-  await addMember(s, team, colleague.id, orgA.tenantId);
-  await addMember(s, team, ownOnly.id, orgA.tenantId);
-  await addMember(s, other, me.id, orgA.tenantId);
-  await addMember(s, secret, secretMember.id, orgA.tenantId);
+  ({ alpha: orgA, beta: orgB } = world.tenants);
+  ({ me, colleague, stranger, secretMember, ownOnly, betaUser } = world.users);
 });
 afterAll(() => ctx.close());
 

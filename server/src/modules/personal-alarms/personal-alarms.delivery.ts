@@ -1,7 +1,6 @@
 // The jobs of an armed timer. Each first records what it is about to send (a personal_alarm_messages row, unique
 // per alarm, kind and version, with its dispatches) in one transaction with the checks, then sends. Run again
 // after a crash it finds the row and only sends what is not sent yet; made for an older version, it does nothing.
-import { sql } from 'kysely';
 import {
   deliverDispatches,
   type ClaimedDispatch,
@@ -19,6 +18,17 @@ import { fallbackLanguage, languageOfTag } from '../../messages/languages';
 import type { JobContext, JobResult } from '../../jobs/scheduler';
 import type { Executor } from '../../db/database';
 import type { Services } from '../../services';
+import {
+  findAlarmMessage,
+  findChangeMessage,
+  insertAlarmMessage,
+  insertFallbackDispatch,
+  loadAlarmMessage,
+  loadChangeFacts,
+  lockAlarmForDelivery,
+  lockChangeForNotice,
+  markAlarmFired,
+} from './personal-alarms.delivery.repository';
 import { alarmRecipients, insertClaimedUserDispatches, singleUser } from './personal-alarms.repository';
 
 type Kind = 'warning' | 'alarm';
@@ -52,59 +62,30 @@ async function runAlarmJob(
   const outcome = await services.db
     .transaction()
     .execute(async (trx): Promise<number | { rerunAt: Date } | Fresh | null> => {
-      const alarm = await trx
-        .selectFrom('personal_alarms as a')
-        .innerJoin('users as u', 'u.id', 'a.user_id')
-        .leftJoin('personal_alarm_locations as l', 'l.id', 'a.location_id')
-        .select([
-          'a.id',
-          'a.tenant_id',
-          'a.user_id',
-          'a.active',
-          'a.version',
-          'a.message_id',
-          'a.dispatch_at',
-          'a.text',
-          'u.name as owner',
-          'l.latitude',
-          'l.longitude',
-        ])
-        .where('a.id', '=', alarmId)
-        .forUpdate('a')
-        .executeTakeFirst();
+      const alarm = await lockAlarmForDelivery(trx, alarmId);
       if (!alarm) return null;
       // Run again after a crash or for a retry: send what is left of what was recorded. (A fired alarm keeps its
       // version: it can be neither moved nor armed again, so message_id belongs to this version's job.)
       if (kind === 'alarm' && alarm.message_id !== null) return alarm.version === version ? alarm.message_id : null;
       if (kind === 'warning') {
-        const existing = await trx
-          .selectFrom('personal_alarm_messages')
-          .select('id')
-          .where('alarm_id', '=', alarmId)
-          .where('kind', '=', kind)
-          .where('version', '=', version)
-          .executeTakeFirst();
+        const existing = await findAlarmMessage(trx, alarmId, kind, version);
         if (existing) return existing.id;
       }
       if (!alarm.active || alarm.version !== version) return null;
       if (kind === 'alarm' && alarm.dispatch_at > now) return { rerunAt: alarm.dispatch_at };
       // A warning that would arrive when the alarm is already due is pointless: the alarm itself goes now.
       if (kind === 'warning' && alarm.dispatch_at <= now) return null;
-      const message = await trx
-        .insertInto('personal_alarm_messages')
-        .values({ tenant_id: alarm.tenant_id, alarm_id: alarm.id, kind, version, created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const message = await insertAlarmMessage(trx, {
+        tenant_id: alarm.tenant_id,
+        alarm_id: alarm.id,
+        kind,
+        version,
+        created_at: now,
+      });
       const recipients =
         kind === 'alarm' ? alarmRecipients(alarm.id, alarm.tenant_id, alarm.user_id) : singleUser(alarm.user_id);
       const claimed = await insertClaimedUserDispatches(trx, alarm.tenant_id, message.id, recipients, now, ctx.claim);
-      if (kind === 'alarm') {
-        await trx
-          .updateTable('personal_alarms')
-          .set({ active: false, message_id: message.id, updated_at: now })
-          .where('id', '=', alarm.id)
-          .execute();
-      }
+      if (kind === 'alarm') await markAlarmFired(trx, alarm.id, message.id, now);
       return { messageId: message.id, claimed, message: render(services, { kind, ...alarm }) };
     });
   if (outcome === null) return undefined;
@@ -162,14 +143,7 @@ function render(services: Services, m: AlarmText): LoadedMessage {
 export const alarmAdapter: DispatchSourceAdapter<Services> = {
   source: 'alarm',
   async load(services: Services, messageId: number): Promise<LoadedMessage> {
-    const m = await services.db
-      .selectFrom('personal_alarm_messages as pm')
-      .innerJoin('personal_alarms as a', 'a.id', 'pm.alarm_id')
-      .innerJoin('users as u', 'u.id', 'a.user_id')
-      .leftJoin('personal_alarm_locations as l', 'l.id', 'a.location_id')
-      .select(['pm.kind', 'pm.change_id', 'a.text', 'a.dispatch_at', 'u.name as owner', 'l.latitude', 'l.longitude'])
-      .where('pm.id', '=', messageId)
-      .executeTakeFirstOrThrow();
+    const m = await loadAlarmMessage(services.db, messageId);
     if (m.kind === 'changed') return renderChange(services, await loadChange(services.db, m.change_id!));
     return render(services, { ...m, kind: m.kind });
   },
@@ -178,20 +152,7 @@ export const alarmAdapter: DispatchSourceAdapter<Services> = {
     const now = services.now();
     for (const dispatch of failed) {
       if (dispatch.channel === 'email') continue;
-      const next =
-        dispatch.channel === 'push'
-          ? sql`case when u.phone_primary is not null then 'sms' else 'email' end`
-          : sql`'email'`;
-      const address = dispatch.channel === 'push' ? sql`coalesce(u.phone_primary, u.email)` : sql`u.email`;
-      await sql`
-        insert into dispatches (tenant_id, source, message_id, recipient_id, channel, sent_to, next_attempt_at, language)
-        select d.tenant_id, 'alarm', d.message_id, d.recipient_id, ${next}, ${address}, ${now}::timestamptz, d.language
-          from dispatches d join users u on u.id = d.recipient_id
-         where d.id = ${dispatch.id}
-           and not exists (select 1 from dispatches o
-                            where o.source = 'alarm' and o.message_id = d.message_id and o.recipient_id = d.recipient_id
-                              and o.status <> 'failed')
-        on conflict do nothing`.execute(services.db);
+      await insertFallbackDispatch(services.db, dispatch, now);
     }
   },
 };
@@ -204,32 +165,18 @@ export const alarmAdapter: DispatchSourceAdapter<Services> = {
 export async function noticeOwnerOfChange(services: Services, changeId: number, ctx: JobContext): Promise<JobResult> {
   const now = ctx.now();
   const outcome = await services.db.transaction().execute(async (trx): Promise<number | Fresh | null> => {
-    const change = await trx
-      .selectFrom('personal_alarm_changes as c')
-      .innerJoin('personal_alarms as a', 'a.id', 'c.alarm_id')
-      .select(['c.id', 'c.tenant_id', 'c.alarm_id', 'a.user_id', 'a.version'])
-      .where('c.id', '=', changeId)
-      .forUpdate('c')
-      .executeTakeFirst();
+    const change = await lockChangeForNotice(trx, changeId);
     if (!change) return null;
-    const existing = await trx
-      .selectFrom('personal_alarm_messages')
-      .select('id')
-      .where('change_id', '=', changeId)
-      .executeTakeFirst();
+    const existing = await findChangeMessage(trx, changeId);
     if (existing) return existing.id;
-    const message = await trx
-      .insertInto('personal_alarm_messages')
-      .values({
-        tenant_id: change.tenant_id,
-        alarm_id: change.alarm_id,
-        kind: 'changed',
-        version: change.version,
-        change_id: change.id,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const message = await insertAlarmMessage(trx, {
+      tenant_id: change.tenant_id,
+      alarm_id: change.alarm_id,
+      kind: 'changed',
+      version: change.version,
+      change_id: change.id,
+      created_at: now,
+    });
     const claimed = await insertClaimedUserDispatches(
       trx,
       change.tenant_id,
@@ -251,13 +198,7 @@ export async function noticeOwnerOfChange(services: Services, changeId: number, 
 
 /** What the notice says: who (null once deleted), the alarm as the owner knows it (its text before the change), what changed. */
 async function loadChange(db: Executor, changeId: number): Promise<AlarmChange> {
-  const row = await db
-    .selectFrom('personal_alarm_changes as c')
-    .innerJoin('personal_alarms as a', 'a.id', 'c.alarm_id')
-    .leftJoin('users as actor', 'actor.id', 'c.actor_id')
-    .select(['c.changes', 'a.text', 'a.dispatch_at', 'actor.name as actor'])
-    .where('c.id', '=', changeId)
-    .executeTakeFirstOrThrow();
+  const row = await loadChangeFacts(db, changeId);
   const changes = row.changes as AlarmChange['changes'] & { text?: { from?: unknown; to: unknown } };
   return {
     actor: row.actor ?? null,
