@@ -9,9 +9,12 @@ type Row<T extends keyof Database> = Insertable<Database[T]>;
 
 // ---- Tenants and accounts
 
-/** Demo tenants' websites and demo accounts' emails are all on demo.test (or a subdomain of it). */
+/**
+ * Demo tenants' websites and demo accounts' emails are all on demo.test (or a subdomain of it). The backslashes are
+ * doubled: a template literal would turn `\.` into `.`, and the pattern's dots would match any character.
+ */
 const demoDomain = (column: string) =>
-  sql<boolean>`(${sql.ref(column)} ~* '^(https://|[^@]*@)([a-z0-9-]+\.)*demo\.test(/|$)')`;
+  sql<boolean>`(${sql.ref(column)} ~* '^(https://|[^@]*@)([a-z0-9-]+\\.)*demo\\.test(/|$)')`;
 
 /** How many tenants and users the database holds that are not the demo data's (two statements, side by side). */
 export async function countNonDemoData(db: Executor): Promise<{ tenants: number; users: number }> {

@@ -28,6 +28,12 @@ test.each([
     async (ctx: Awaited<ReturnType<typeof createTestContext>>) =>
       void (await insertUser(ctx.services, { email: 'mayor@city.example', tenants: [] })),
   ],
+  [
+    // Only demo.test and its subdomains are the demo's: each dot of the name is a dot.
+    'a person at a look-alike domain',
+    async (ctx: Awaited<ReturnType<typeof createTestContext>>) =>
+      void (await insertUser(ctx.services, { email: 'mayor@city-demo-test', tenants: [] })),
+  ],
 ])('a database with %s is refused in one line, and nothing is seeded', async (_what, addRealData) => {
   const ctx = await createTestContext();
   try {
