@@ -12,9 +12,10 @@ interface OpenApiRequest extends Request {
 
 /**
  * Authenticators of the contract's credential schemes other than the access token, by scheme name; each answers the
- * tenant its credential names. Modules provide them (SCIM's api key) and the composition root registers them.
+ * tenant its credential names. Modules provide them (SCIM's api key) and the composition root registers them,
+ * handing each its module's ports (modules/registry.ts).
  */
-export type CredentialSchemes = Record<string, (req: Request, services: Services) => Promise<number>>;
+export type CredentialSchemes = Record<string, (req: Request) => Promise<number>>;
 
 /** Runs the handler of the operation the validator matched: auth, tenant, then the typed handler. */
 export function dispatch(
@@ -43,7 +44,7 @@ export function dispatch(
         // SCIM: the tenant's api key is the only credential, and it names the tenant.
         for (const scheme of info.security) {
           const authenticateScheme = Object.hasOwn(schemes, scheme) ? schemes[scheme] : undefined;
-          if (authenticateScheme) tenantId = await authenticateScheme(req, services);
+          if (authenticateScheme) tenantId = await authenticateScheme(req);
         }
         const result = await handler({
           path: openapi.pathParams as never,
@@ -51,7 +52,6 @@ export function dispatch(
           body: req.body as never,
           auth,
           tenantId,
-          services,
           req,
           res,
         });

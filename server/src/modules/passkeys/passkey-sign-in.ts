@@ -268,4 +268,4 @@ async function verifyChallenge(
   return outcome.session;
 }
 
-export const passkeySignIn: PasskeySignIn = { createSession, createChallenge, verifyChallenge };
+export const passkeySignIn: PasskeySignIn<PasskeysDeps> = { createSession, createChallenge, verifyChallenge };
