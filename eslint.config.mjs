@@ -68,6 +68,14 @@ const zones = [
     message: 'Modules do not import the composition root, demo data or operator tooling (docs/architecture.md).',
   },
   {
+    // A module names the ports it needs in its deps type (`<module>.deps.ts`); the boot-time Services object stays
+    // in the composition root, which hands each module only its own (modules/registry.ts). Type-only imports count.
+    target: `${src}/modules/*/**/*`,
+    from: `${src}/service[s].ts`,
+    message:
+      "Modules do not import services.ts: declare the ports in the module's deps type, wired in modules/registry.ts (docs/architecture.md).",
+  },
+  {
     // Outside the modules, too, a module is its index.ts.
     target: [`${src}/!(modules)/**/*`, `${src}/*.ts`, `${src}/modules/registry*.ts`],
     from: `${src}/modules/*/**/*`,
