@@ -1,6 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Services } from '../services';
-import { authenticate } from './auth';
+import { authenticate, type AuthDeps } from './auth';
 import { runInHandlerSpan } from './handler-span';
 import type { SessionCaller } from '../shared/caller';
 import type { HandlerContext, HandlerMap, OperationId } from './operations';
@@ -21,7 +20,7 @@ export type CredentialSchemes = Record<string, (req: Request) => Promise<number>
 export function dispatch(
   handlers: HandlerMap,
   operations: Map<string, OperationInfo>,
-  services: Services,
+  services: AuthDeps,
   schemes: CredentialSchemes = {},
 ): RequestHandler {
   return async (req: OpenApiRequest, res: Response, next: NextFunction) => {
