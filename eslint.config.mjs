@@ -35,9 +35,10 @@ const layers = [
   { name: 'shared/', paths: [`${src}/shared/**/*`] },
   { name: 'jobs/', paths: [`${src}/jobs/**/*`] },
   { name: 'notify/', paths: [`${src}/notify/**/*`] },
-  // A glob, as the rule wants every `from` of a zone to be (`[s]` matches the one file).
-  { name: 'services.ts', paths: [`${src}/service[s].ts`] },
   { name: 'http/', paths: [`${src}/http/**/*`] },
+  // The composition root's boot-time object, on top: no layer below names it (each declares the narrow shape it
+  // uses). A glob, as the rule wants every `from` of a zone to be (`[s]` matches the one file).
+  { name: 'services.ts', paths: [`${src}/service[s].ts`] },
 ];
 const layerZones = layers.slice(0, -1).map((layer, i) => ({
   target: layer.paths,
@@ -73,6 +74,14 @@ const zones = [
     target: `${src}/modules/*/**/*`,
     from: composition,
     message: 'Modules do not import the composition root, demo data or operator tooling (docs/architecture.md).',
+  },
+  {
+    // A module names the ports it needs in its deps type (`<module>.deps.ts`); the boot-time Services object stays
+    // in the composition root, which hands each module only its own (modules/registry.ts). Type-only imports count.
+    target: `${src}/modules/*/**/*`,
+    from: `${src}/service[s].ts`,
+    message:
+      "Modules do not import services.ts: declare the ports in the module's deps type, wired in modules/registry.ts (docs/architecture.md).",
   },
   {
     // Outside the modules, too, a module is its index.ts.

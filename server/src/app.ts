@@ -18,14 +18,15 @@ import { requestLog } from './http/request-log';
 import type { HandlerMap } from './http/operations';
 import { contractView, docsPath } from './http/spec';
 import { docsRoute } from './http/docs-page';
-import { credentialSchemes, errorRefiners, handlers as defaultHandlers } from './modules/registry';
+import { credentialSchemes, errorRefiners, moduleHandlers } from './modules/registry';
 import type { Services } from './services';
 import { devOutboxRouter } from './notify/dev-outbox';
 import { scimErrorHandler } from './modules/scim';
 import { confirmationRouter } from './modules/external-communication';
 
 export interface AppOptions {
-  handlers?: HandlerMap;
+  /** Replaces the handler map built from the modules (tests wrap or swap a handler). */
+  handlers?: (modules: HandlerMap) => HandlerMap;
 }
 
 export function createApp(services: Services, options: AppOptions = {}): Express {
@@ -121,7 +122,10 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     }) as unknown as RequestHandler[];
     app.use(...validator.slice(0, 2), pathIntegers, ...validator.slice(2));
   }
-  app.use(dispatch(options.handlers ?? defaultHandlers, contract.operations, services, credentialSchemes));
+  // The handler map and the credential schemes are built once per app: each module gets its own ports.
+  const handlers = moduleHandlers(services);
+  const schemes = credentialSchemes(services);
+  app.use(dispatch(options.handlers?.(handlers) ?? handlers, contract.operations, services, schemes));
   app.use('/core/v1/scim', notFound, scimErrorHandler(logger));
   app.use(notFound);
   app.use(errorHandler(logger, errorRefiners));

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { ApiError } from '../errors';
-import type { Services } from '../services';
+import type { Db } from '../db/database';
+import type { AccessTokens } from '../security/access-tokens';
 import type { Factors, SessionCaller } from '../shared/caller';
 import { selectCallerSession } from './auth.repository';
 import { pendingOperations } from './operations';
@@ -29,7 +30,7 @@ export const hasPendingFactor = (factors: Factors) => Object.values(factors).inc
  */
 export async function authenticate(
   req: Request,
-  services: Services,
+  services: AuthDeps,
   operationId: string,
   tenantScoped = false,
 ): Promise<SessionCaller & { tenantId: number | null }> {
@@ -72,4 +73,11 @@ export async function authenticate(
     auth.tenantId = tenantId;
   }
   return auth;
+}
+
+/** What authentication reads: the access tokens, the sessions in the database and the clock. */
+export interface AuthDeps {
+  tokens: AccessTokens;
+  db: Db;
+  now: () => Date;
 }

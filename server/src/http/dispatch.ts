@@ -1,6 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Services } from '../services';
-import { authenticate } from './auth';
+import { authenticate, type AuthDeps } from './auth';
 import { runInHandlerSpan } from './handler-span';
 import type { SessionCaller } from '../shared/caller';
 import type { HandlerContext, HandlerMap, OperationId } from './operations';
@@ -12,15 +11,16 @@ interface OpenApiRequest extends Request {
 
 /**
  * Authenticators of the contract's credential schemes other than the access token, by scheme name; each answers the
- * tenant its credential names. Modules provide them (SCIM's api key) and the composition root registers them.
+ * tenant its credential names. Modules provide them (SCIM's api key) and the composition root registers them,
+ * handing each its module's ports (modules/registry.ts).
  */
-export type CredentialSchemes = Record<string, (req: Request, services: Services) => Promise<number>>;
+export type CredentialSchemes = Record<string, (req: Request) => Promise<number>>;
 
 /** Runs the handler of the operation the validator matched: auth, tenant, then the typed handler. */
 export function dispatch(
   handlers: HandlerMap,
   operations: Map<string, OperationInfo>,
-  services: Services,
+  services: AuthDeps,
   schemes: CredentialSchemes = {},
 ): RequestHandler {
   return async (req: OpenApiRequest, res: Response, next: NextFunction) => {
@@ -43,7 +43,7 @@ export function dispatch(
         // SCIM: the tenant's api key is the only credential, and it names the tenant.
         for (const scheme of info.security) {
           const authenticateScheme = Object.hasOwn(schemes, scheme) ? schemes[scheme] : undefined;
-          if (authenticateScheme) tenantId = await authenticateScheme(req, services);
+          if (authenticateScheme) tenantId = await authenticateScheme(req);
         }
         const result = await handler({
           path: openapi.pathParams as never,
@@ -51,7 +51,6 @@ export function dispatch(
           body: req.body as never,
           auth,
           tenantId,
-          services,
           req,
           res,
         });

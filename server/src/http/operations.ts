@@ -2,7 +2,6 @@
 // undeclared status or a body of the wrong shape fails `npm run typecheck`.
 import type { Request, Response } from 'express';
 import type { operations } from '../../../generated/core-api';
-import type { Services } from '../services';
 import type { AuthContext, SessionCaller } from '../shared/caller';
 
 export type OperationId = keyof operations;
@@ -46,7 +45,6 @@ export interface HandlerContext<K extends OperationId> {
   auth: (K extends PendingOperationId ? SessionCaller : AuthContext) | null;
   /** The tenant of `cosafe-tenant-id`, checked against the caller's memberships. */
   tenantId: number | null;
-  services: Services;
   req: Request;
   res: Response;
 }

@@ -72,6 +72,14 @@ describe('module boundaries (lint)', () => {
     ).toEqual([expect.stringContaining('Upward import: security/ imports only the layers below it')]);
   }, 60_000);
 
+  test('a module importing the boot-time Services object (services.ts) is reported', () => {
+    expect(
+      boundary(lintAs('module-imports-services-type.ts', 'server/src/modules/meeting-rooms/fixture.ts')).map(
+        (m) => m.message,
+      ),
+    ).toEqual([expect.stringContaining('Modules do not import services.ts')]);
+  }, 60_000);
+
   test('a cycle closed by a type-only import is reported', () => {
     const messages = lintAs('prepared-imports-database-type.ts', 'server/src/db/prepared.ts');
     expect(messages.filter((m) => m.ruleId === 'local/no-import-cycle').map((m) => m.message)).toEqual([

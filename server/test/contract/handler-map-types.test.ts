@@ -31,7 +31,10 @@ function compile(source: string): string[] {
 
 const header = `
 import type { HandlerMap, Handler } from './http/operations';
-import { handlers } from './modules/registry';
+import { moduleHandlers } from './modules/registry';
+import type { Services } from './services';
+declare const services: Services;
+const handlers = moduleHandlers(services);
 `;
 
 describe('the operation → handler map', () => {

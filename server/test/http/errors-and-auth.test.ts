@@ -1,6 +1,5 @@
 import request from 'supertest';
 import { SignJWT, importJWK } from 'jose';
-import { handlers } from '../../src/modules/registry';
 import { resolveSecrets } from '../../src/security/secrets';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, insertUser, signIn, v1 } from '../support/fixtures';
@@ -15,13 +14,13 @@ const secretDetail = 'boom: connection string postgres://admin:hunter2@db';
 
 beforeAll(async () => {
   ctx = await createTestContext({
-    handlers: {
+    handlers: (handlers) => ({
       ...handlers,
       // A handler that fails unexpectedly, to see what the caller and the logs get.
       listTenants: async () => {
         throw new Error(secretDetail);
       },
-    },
+    }),
   });
   tenantA = await insertTenant(ctx.services);
   tenantB = await insertTenant(ctx.services);

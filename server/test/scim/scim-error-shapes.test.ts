@@ -8,7 +8,7 @@ import request from 'supertest';
 import { tooManyRequests } from '../../src/errors';
 import { createHttpServer } from '../../src/http/server';
 import { createLogger } from '../../src/logger';
-import { errorShapes, handlers } from '../../src/modules/registry';
+import { errorShapes } from '../../src/modules/registry';
 import type { TestContext } from '../support/context';
 import { createSsoTestContext, ssoTenant } from '../support/enterprise-fixtures';
 import { scim, scimBase, scimKey } from '../support/scim-client';
@@ -30,7 +30,7 @@ let key: string;
 beforeAll(async () => {
   ctx = await createSsoTestContext({
     env: { BODY_LIMIT: '10kb' },
-    handlers: {
+    handlers: (handlers) => ({
       ...handlers,
       // The configuration waits while `held` is pending (to fill the in-flight bound); the list is throttled.
       getScimServiceProviderConfig: async (c) => {
@@ -40,7 +40,7 @@ beforeAll(async () => {
       listScimGroups: async () => {
         throw tooManyRequests(new Date(Date.now() + 30_000));
       },
-    } as typeof handlers,
+    }),
   });
   key = await scimKey(ctx, await ssoTenant(ctx.services, 'oidc'));
 });

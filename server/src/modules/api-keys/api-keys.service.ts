@@ -5,7 +5,7 @@ import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import { keyedHash, randomToken } from '../../security/hashing';
-import type { Services } from '../../services';
+import type { ApiKeysDeps } from './api-keys.deps';
 import { pageOf, pageRows, type Page, type PageParams } from '../../shared/paging';
 import { requireTenantAdmin } from '../../shared/tenant-access';
 import {
@@ -30,7 +30,7 @@ const toApiKey = (row: { id: string; name: string; scope: 'scim'; created_at: Da
   createdAt: row.created_at.toISOString(),
 });
 
-const mayManage = (services: Services, auth: AuthContext, tenantId: number) =>
+const mayManage = (services: ApiKeysDeps, auth: AuthContext, tenantId: number) =>
   requireTenantAdmin(
     services.db,
     tenantId,
@@ -41,7 +41,7 @@ const mayManage = (services: Services, auth: AuthContext, tenantId: number) =>
   );
 
 export async function listTenantApiKeys(
-  services: Services,
+  services: ApiKeysDeps,
   auth: AuthContext,
   tenantId: number,
   params: PageParams,
@@ -52,7 +52,7 @@ export async function listTenantApiKeys(
 }
 
 export async function createTenantApiKey(
-  services: Services,
+  services: ApiKeysDeps,
   auth: AuthContext,
   tenantId: number,
   name: string,
@@ -63,7 +63,7 @@ export async function createTenantApiKey(
 
 /** A new key of the tenant (an administrator's through the API, or an operator's: `createdBy` null). */
 export async function issueApiKey(
-  services: Services,
+  services: ApiKeysDeps,
   tenantId: number,
   name: string,
   createdBy: number | null,
@@ -87,7 +87,7 @@ export async function issueApiKey(
 }
 
 export async function deleteApiKeyOfTenant(
-  services: Services,
+  services: ApiKeysDeps,
   auth: AuthContext,
   tenantId: number,
   apiKeyId: string,
@@ -99,7 +99,7 @@ export async function deleteApiKeyOfTenant(
 
 /** For the SCIM endpoints only: the tenant and scope a presented key stands for, or null. */
 export async function resolveApiKey(
-  services: Services,
+  services: ApiKeysDeps,
   presented: string,
 ): Promise<{ apiKeyId: string; tenantId: number; scope: 'scim' } | null> {
   if (!presented.startsWith(apiKeyPrefix)) return null;

@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { ApiError } from '../../errors';
 import { emailHash, keyedHash } from '../../security/hashing';
-import type { Services } from '../../services';
+import type { CoalertCodesDeps } from './coalert-codes.deps';
 import {
   deleteCoalertCode,
   findCodeOwnerByEmailHash,
@@ -22,7 +22,7 @@ export function newCoalertCode(): string {
 }
 
 /** As the sign-in hashes a presented code (sessions.service: trimmed, upper case). */
-const codeHash = (services: Services, code: string) =>
+const codeHash = (services: CoalertCodesDeps, code: string) =>
   keyedHash(services.secretKey, `coalert\0${code.trim().toUpperCase()}`);
 
 export interface IssuedCode {
@@ -34,7 +34,7 @@ export interface IssuedCode {
 }
 
 export async function issueCoalertCode(
-  services: Services,
+  services: CoalertCodesDeps,
   input: { userEmail: string; usageLimit: number; expiresInDays?: number; label?: string },
 ): Promise<IssuedCode> {
   const user = await findCodeOwnerByEmailHash(services.db, emailHash(input.userEmail));
@@ -54,14 +54,14 @@ export async function issueCoalertCode(
   return { id: row.id, code, userEmail: user.email, usageLimit: input.usageLimit, expiresAt };
 }
 
-export async function listCoalertCodes(services: Services, filter: { userEmail?: string } = {}) {
+export async function listCoalertCodes(services: CoalertCodesDeps, filter: { userEmail?: string } = {}) {
   return listCoalertCodeRows(services.db, {
     userEmailHash: filter.userEmail ? emailHash(filter.userEmail) : undefined,
   });
 }
 
 /** The code stops working at once (its row is deleted: the sign-in finds no such code). */
-export async function revokeCoalertCode(services: Services, id: number): Promise<void> {
+export async function revokeCoalertCode(services: CoalertCodesDeps, id: number): Promise<void> {
   if (!(await deleteCoalertCode(services.db, id)))
     throw new ApiError('NOT_FOUND', { message: `There is no coAlert code ${id}` });
 }

@@ -1,4 +1,5 @@
 // coAlert codes: the module's public face (issued and managed by operators).
+export type { CoalertCodesDeps } from './coalert-codes.deps';
 export {
   issueCoalertCode,
   listCoalertCodes,

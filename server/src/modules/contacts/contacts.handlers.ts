@@ -6,25 +6,28 @@ import {
   listTenantContacts,
   updateContactOfTenant,
 } from './contacts.service';
+import type { ContactsDeps } from './contacts.deps';
 
-export const contactHandlers: PartialHandlers<'listContacts' | 'createContact' | 'updateContact' | 'deleteContact'> = {
+export const contactHandlers = (
+  services: ContactsDeps,
+): PartialHandlers<'listContacts' | 'createContact' | 'updateContact' | 'deleteContact'> => ({
   listContacts: async (ctx) => {
     const filters = { accountId: ctx.query.accountId, type: ctx.query.type };
     return {
       status: 200,
-      body: await listTenantContacts(ctx.services, requireTenant(ctx), filters, pageParams(ctx.query)),
+      body: await listTenantContacts(services, requireTenant(ctx), filters, pageParams(ctx.query)),
     };
   },
   createContact: async (ctx) => ({
     status: 201,
-    body: await createTenantContact(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.body),
+    body: await createTenantContact(services, requireAuth(ctx), requireTenant(ctx), ctx.body),
   }),
   updateContact: async (ctx) => ({
     status: 200,
-    body: await updateContactOfTenant(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.contactId, ctx.body),
+    body: await updateContactOfTenant(services, requireAuth(ctx), requireTenant(ctx), ctx.path.contactId, ctx.body),
   }),
   deleteContact: async (ctx) => {
-    await deleteContactOfTenant(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.contactId);
+    await deleteContactOfTenant(services, requireAuth(ctx), requireTenant(ctx), ctx.path.contactId);
     return { status: 204 };
   },
-};
+});

@@ -3,7 +3,7 @@
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
-import type { Services } from '../../services';
+import type { ContactsDeps } from './contacts.deps';
 import { pageOf, pageRows, type Page, type PageParams } from '../../shared/paging';
 import { requireTenantAdmin } from '../../shared/tenant-access';
 import {
@@ -31,7 +31,7 @@ const toContact = (row: ContactRow): Contact => ({
   type: row.type,
 });
 
-const mayChange = (services: Services, auth: AuthContext, tenantId: number) =>
+const mayChange = (services: ContactsDeps, auth: AuthContext, tenantId: number) =>
   requireTenantAdmin(
     services.db,
     tenantId,
@@ -44,7 +44,7 @@ const mayChange = (services: Services, auth: AuthContext, tenantId: number) =>
 const notFound = () => new ApiError('NOT_FOUND', { message: 'Contact not found' });
 
 export async function listTenantContacts(
-  services: Services,
+  services: ContactsDeps,
   tenantId: number,
   filters: ContactFilters,
   params: PageParams,
@@ -56,7 +56,7 @@ export async function listTenantContacts(
 }
 
 export async function createTenantContact(
-  services: Services,
+  services: ContactsDeps,
   auth: AuthContext,
   tenantId: number,
   body: CreateContactRequest,
@@ -75,7 +75,7 @@ export async function createTenantContact(
 }
 
 export async function updateContactOfTenant(
-  services: Services,
+  services: ContactsDeps,
   auth: AuthContext,
   tenantId: number,
   contactId: number,
@@ -94,7 +94,7 @@ export async function updateContactOfTenant(
 }
 
 export async function deleteContactOfTenant(
-  services: Services,
+  services: ContactsDeps,
   auth: AuthContext,
   tenantId: number,
   contactId: number,

@@ -1,2 +1,3 @@
 // Contacts: the module's public face.
+export type { ContactsDeps } from './contacts.deps';
 export { contactHandlers } from './contacts.handlers';

@@ -9,7 +9,7 @@
 import { Router, type Request, type Response } from 'express';
 import { fallbackLanguage, languageOfTag, negotiateLanguage, type Language } from '../../messages/languages';
 import { escapeHtml, t, tHtml } from '../../messages/render';
-import type { Services } from '../../services';
+import type { ExternalCommunicationDeps } from './external-communication.deps';
 import { confirmationHash, confirmationTokenPattern } from './confirmation-links';
 import { confirmDispatchRead, findConfirmableDispatch } from './external-communication.repository';
 
@@ -41,7 +41,7 @@ ${body}
 </html>`;
 }
 
-export function confirmationRouter(services: Services): Router {
+export function confirmationRouter(services: ExternalCommunicationDeps): Router {
   const router = Router();
   const ownOrigin = new URL(services.config.publicBaseUrl).origin;
 

@@ -10,7 +10,7 @@ import {
   type Rendered,
 } from '../../notify/deliveries';
 import type { JobContext, JobResult } from '../../jobs/scheduler';
-import type { Services } from '../../services';
+import type { ExternalCommunicationDeps } from './external-communication.deps';
 import { externalMessage } from '../../messages/external-messages';
 import { fallbackLanguage, languageOfTag } from '../../messages/languages';
 import { preferredLanguageOf } from '../../messages/recipient-language';
@@ -24,7 +24,7 @@ import {
 } from './external-communication.repository';
 
 export async function deliverExternalMessage(
-  services: Services,
+  services: ExternalCommunicationDeps,
   messageId: number,
   ctx: JobContext,
 ): Promise<JobResult> {
@@ -33,7 +33,7 @@ export async function deliverExternalMessage(
 }
 
 /** Answers whether the dispatches were created just now (so none can be left over from an earlier run). */
-async function resolveRecipients(services: Services, messageId: number, now: Date): Promise<boolean> {
+async function resolveRecipients(services: ExternalCommunicationDeps, messageId: number, now: Date): Promise<boolean> {
   return services.db.transaction().execute(async (trx) => {
     const message = await lockMessageForResolving(trx, messageId);
     if (!message || message.recipients_resolved_at !== null) return false;
@@ -58,9 +58,9 @@ async function resolveRecipients(services: Services, messageId: number, now: Dat
   });
 }
 
-export const externalCommunicationAdapter: DispatchSourceAdapter<Services> = {
+export const externalCommunicationAdapter: DispatchSourceAdapter<ExternalCommunicationDeps> = {
   source: 'cec',
-  async load(services: Services, messageId: number): Promise<LoadedMessage> {
+  async load(services: ExternalCommunicationDeps, messageId: number): Promise<LoadedMessage> {
     const message = await findMessageForDelivery(services.db, messageId);
     const linked = (channel: DispatchChannel) =>
       message.has_confirmation_link && (channel === 'email' || channel === 'sms');

@@ -8,6 +8,7 @@ import {
   listCecTemplates,
   sendCecMessage,
 } from './external-communication.service';
+import type { ExternalCommunicationDeps } from './external-communication.deps';
 
 /** A form-style array arrives as an array from the validator; a bare value is split defensively. */
 const idsOf = (value: number[] | string | number | undefined): number[] | undefined =>
@@ -21,39 +22,39 @@ type Operations =
   | 'getCecMessage'
   | 'listCecMessageRecipients';
 
-export const externalCommunicationHandlers: PartialHandlers<Operations> = {
+export const externalCommunicationHandlers = (services: ExternalCommunicationDeps): PartialHandlers<Operations> => ({
   listCecGroups: async (ctx) => ({
     status: 200,
-    body: await listCecGroups(ctx.services, requireAuth(ctx), requireTenant(ctx), pageParams(ctx.query)),
+    body: await listCecGroups(services, requireAuth(ctx), requireTenant(ctx), pageParams(ctx.query)),
   }),
   listCecTemplates: async (ctx) => ({
     status: 200,
-    body: await listCecTemplates(ctx.services, requireAuth(ctx), requireTenant(ctx), pageParams(ctx.query)),
+    body: await listCecTemplates(services, requireAuth(ctx), requireTenant(ctx), pageParams(ctx.query)),
   }),
   listCecMessages: async (ctx) => {
     const q = ctx.query;
     const filters = { contentContains: q['content[match]'], groupIds: idsOf(q.externalCommunicationGroupIds) };
     return {
       status: 200,
-      body: await listCecMessages(ctx.services, requireAuth(ctx), requireTenant(ctx), filters, pageParams(q)),
+      body: await listCecMessages(services, requireAuth(ctx), requireTenant(ctx), filters, pageParams(q)),
     };
   },
   sendCecMessage: async (ctx) => ({
     status: 201,
-    body: await sendCecMessage(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.body),
+    body: await sendCecMessage(services, requireAuth(ctx), requireTenant(ctx), ctx.body),
   }),
   getCecMessage: async (ctx) => ({
     status: 200,
-    body: await getCecMessage(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.messageId),
+    body: await getCecMessage(services, requireAuth(ctx), requireTenant(ctx), ctx.path.messageId),
   }),
   listCecMessageRecipients: async (ctx) => ({
     status: 200,
     body: await listCecMessageRecipients(
-      ctx.services,
+      services,
       requireAuth(ctx),
       requireTenant(ctx),
       ctx.path.messageId,
       pageParams(ctx.query),
     ),
   }),
-};
+});

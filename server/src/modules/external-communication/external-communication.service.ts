@@ -4,7 +4,7 @@
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
-import type { Services } from '../../services';
+import type { ExternalCommunicationDeps } from './external-communication.deps';
 import { pageOf, type Page, type PageParams } from '../../shared/paging';
 import { spendExternalMessageQuota } from '../../security/sending-quotas';
 import {
@@ -38,7 +38,7 @@ function requireMaySend(auth: AuthContext): void {
 }
 
 export async function listCecGroups(
-  services: Services,
+  services: ExternalCommunicationDeps,
   auth: AuthContext,
   tenantId: number,
   page: PageParams,
@@ -53,7 +53,7 @@ export async function listCecGroups(
 }
 
 export async function listCecTemplates(
-  services: Services,
+  services: ExternalCommunicationDeps,
   auth: AuthContext,
   tenantId: number,
   page: PageParams,
@@ -63,7 +63,7 @@ export async function listCecTemplates(
   return pageOf(rows, total, page);
 }
 
-async function withGroups(services: Services, rows: ExternalMessageRow[]): Promise<ExternalMessage[]> {
+async function withGroups(services: ExternalCommunicationDeps, rows: ExternalMessageRow[]): Promise<ExternalMessage[]> {
   const groups = await selectMessageGroups(
     services.db,
     rows.map((r) => r.id),
@@ -81,7 +81,7 @@ async function withGroups(services: Services, rows: ExternalMessageRow[]): Promi
 }
 
 export async function listCecMessages(
-  services: Services,
+  services: ExternalCommunicationDeps,
   auth: AuthContext,
   tenantId: number,
   filters: MessageFilters,
@@ -92,14 +92,18 @@ export async function listCecMessages(
   return pageOf(await withGroups(services, rows), total, page);
 }
 
-async function messageOfTenant(services: Services, tenantId: number, messageId: number): Promise<ExternalMessageRow> {
+async function messageOfTenant(
+  services: ExternalCommunicationDeps,
+  tenantId: number,
+  messageId: number,
+): Promise<ExternalMessageRow> {
   const row = await findExternalMessage(services.db, tenantId, messageId);
   if (!row) throw new ApiError('CEC_MESSAGE_NOT_FOUND', { message: 'Message not found' });
   return row;
 }
 
 export async function getCecMessage(
-  services: Services,
+  services: ExternalCommunicationDeps,
   auth: AuthContext,
   tenantId: number,
   messageId: number,
@@ -110,7 +114,7 @@ export async function getCecMessage(
 }
 
 export async function sendCecMessage(
-  services: Services,
+  services: ExternalCommunicationDeps,
   auth: AuthContext,
   tenantId: number,
   body: SendRequest,
@@ -161,7 +165,7 @@ const publicStatus = (status: string): ExternalDispatch['status'] =>
   status === 'sent' ? 'sent' : status === 'failed' ? 'failed' : 'queued';
 
 export async function listCecMessageRecipients(
-  services: Services,
+  services: ExternalCommunicationDeps,
   auth: AuthContext,
   tenantId: number,
   messageId: number,

@@ -1,7 +1,7 @@
 // The operator's set-up of a tenant's external communication (the API reads it; `npm run admin` writes it):
 // groups, their recipients (one by one, or imported from CSV) and message templates. A refusal is a
 // SetupRefused whose message says what to do.
-import type { Services } from '../../services';
+import type { ExternalCommunicationDeps } from './external-communication.deps';
 import type { Db } from '../../db/database';
 import { findSenderSettings, upsertSenderSettings } from './external-communication.repository';
 import * as repo from './external-communication.setup.repository';
@@ -14,7 +14,7 @@ export class SetupRefused extends Error {
   }
 }
 
-async function groupOf(services: Services, tenantId: number, groupId: number) {
+async function groupOf(services: ExternalCommunicationDeps, tenantId: number, groupId: number) {
   const group = await repo.findCecGroup(services.db, tenantId, groupId);
   if (!group)
     throw new SetupRefused(
@@ -23,20 +23,29 @@ async function groupOf(services: Services, tenantId: number, groupId: number) {
   return group;
 }
 
-async function refuseTakenName(services: Services, tenantId: number, name: string, except?: number) {
+async function refuseTakenName(services: ExternalCommunicationDeps, tenantId: number, name: string, except?: number) {
   const taken = await repo.findCecGroupNamed(services.db, tenantId, name, except);
   if (taken) throw new SetupRefused(`Tenant ${tenantId} already has a group named "${taken.name}" (id ${taken.id}).`);
 }
 
-export async function createCecGroup(services: Services, tenantId: number, name: string): Promise<number> {
+export async function createCecGroup(
+  services: ExternalCommunicationDeps,
+  tenantId: number,
+  name: string,
+): Promise<number> {
   await refuseTakenName(services, tenantId, name);
   return repo.insertCecGroup(services.db, tenantId, name);
 }
 
-export const listCecGroupsWithMembers = (services: Services, tenantId: number) =>
+export const listCecGroupsWithMembers = (services: ExternalCommunicationDeps, tenantId: number) =>
   repo.allCecGroups(services.db, tenantId);
 
-export async function renameCecGroup(services: Services, tenantId: number, groupId: number, name: string) {
+export async function renameCecGroup(
+  services: ExternalCommunicationDeps,
+  tenantId: number,
+  groupId: number,
+  name: string,
+) {
   const group = await groupOf(services, tenantId, groupId);
   await refuseTakenName(services, tenantId, name, groupId);
   await repo.renameCecGroup(services.db, tenantId, groupId, name);
@@ -44,7 +53,7 @@ export async function renameCecGroup(services: Services, tenantId: number, group
 }
 
 /** Deletes the group; messages sent to it keep its name, and its recipients stay in the tenant's other groups. */
-export async function deleteCecGroup(services: Services, tenantId: number, groupId: number) {
+export async function deleteCecGroup(services: ExternalCommunicationDeps, tenantId: number, groupId: number) {
   const group = await groupOf(services, tenantId, groupId);
   await repo.deleteCecGroup(services.db, tenantId, groupId);
   return group.name;
@@ -73,7 +82,7 @@ const same = (a: repo.ContactValues, b: repo.ContactValues) =>
  * way and reports what an import would do.
  */
 export async function importRecipients(
-  services: Services,
+  services: ExternalCommunicationDeps,
   input: { tenantId: number; groupId: number; csv: string; dryRun: boolean },
 ): Promise<ImportReport> {
   const group = await groupOf(services, input.tenantId, input.groupId);
@@ -163,7 +172,7 @@ export interface RecipientInput {
 
 /** Adds one recipient to a group: the same rules as one row of an import (matched by email or phone). */
 export async function addRecipient(
-  services: Services,
+  services: ExternalCommunicationDeps,
   input: { tenantId: number; groupId: number; recipient: RecipientInput },
 ): Promise<{ report: ImportReport; id: number }> {
   const r = input.recipient;
@@ -188,12 +197,12 @@ export async function addRecipient(
   return { report, id: Number(match.id) };
 }
 
-export const listRecipients = (services: Services, tenantId: number, groupId?: number) =>
+export const listRecipients = (services: ExternalCommunicationDeps, tenantId: number, groupId?: number) =>
   repo.contactsOf(services.db, tenantId, groupId);
 
 /** Takes a recipient out of one group, or, without a group, deletes them (from every group). */
 export async function removeRecipient(
-  services: Services,
+  services: ExternalCommunicationDeps,
   input: { tenantId: number; recipientId: number; groupId?: number },
 ): Promise<string> {
   const contact = await repo.findContact(services.db, input.tenantId, input.recipientId);
@@ -212,13 +221,18 @@ export async function removeRecipient(
   return `Recipient ${contact.id} (${contact.name}) removed from group ${group.id} (${group.name}).`;
 }
 
-export async function createTemplate(services: Services, tenantId: number, values: { name: string; content: string }) {
+export async function createTemplate(
+  services: ExternalCommunicationDeps,
+  tenantId: number,
+  values: { name: string; content: string },
+) {
   return repo.insertTemplate(services.db, tenantId, values);
 }
 
-export const listTemplates = (services: Services, tenantId: number) => repo.allTemplates(services.db, tenantId);
+export const listTemplates = (services: ExternalCommunicationDeps, tenantId: number) =>
+  repo.allTemplates(services.db, tenantId);
 
-async function templateOf(services: Services, tenantId: number, id: number) {
+async function templateOf(services: ExternalCommunicationDeps, tenantId: number, id: number) {
   const template = await repo.findTemplate(services.db, tenantId, id);
   if (!template)
     throw new SetupRefused(
@@ -228,7 +242,7 @@ async function templateOf(services: Services, tenantId: number, id: number) {
 }
 
 export async function updateTemplate(
-  services: Services,
+  services: ExternalCommunicationDeps,
   tenantId: number,
   id: number,
   values: { name?: string; content?: string },
@@ -237,7 +251,7 @@ export async function updateTemplate(
   await repo.updateTemplate(services.db, tenantId, id, values);
 }
 
-export async function deleteTemplate(services: Services, tenantId: number, id: number) {
+export async function deleteTemplate(services: ExternalCommunicationDeps, tenantId: number, id: number) {
   const template = await templateOf(services, tenantId, id);
   await repo.deleteTemplate(services.db, tenantId, id);
   return template.name;

@@ -1,4 +1,5 @@
 // External communication (messages to external groups by email, SMS and voice): the module's public face.
+export type { ExternalCommunicationDeps } from './external-communication.deps';
 export { externalCommunicationHandlers } from './external-communication.handlers';
 export { confirmationRouter } from './confirmation-page';
 export { externalMessageDeliverJob } from './external-communication.service';

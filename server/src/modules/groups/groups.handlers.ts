@@ -1,12 +1,15 @@
 import { requireAuth, requireTenant, type PartialHandlers } from '../../http/operations';
 import { pageParams } from '../../shared/paging';
 import { getVisibleGroup, listMembersOfVisibleGroup, listVisibleGroups } from './groups.service';
+import type { GroupsDeps } from './groups.deps';
 
 /** `function[in]` arrives as an array from the validator (form style, not exploded); a bare string is split. */
 const listOf = <T extends string>(value: T[] | string | undefined): T[] | undefined =>
   value === undefined ? undefined : Array.isArray(value) ? value : (value.split(',') as T[]);
 
-export const groupHandlers: PartialHandlers<'listGroups' | 'getGroup' | 'listGroupMembers'> = {
+export const groupHandlers = (
+  services: GroupsDeps,
+): PartialHandlers<'listGroups' | 'getGroup' | 'listGroupMembers'> => ({
   listGroups: async (ctx) => {
     const q = ctx.query;
     const filters = {
@@ -17,12 +20,12 @@ export const groupHandlers: PartialHandlers<'listGroups' | 'getGroup' | 'listGro
     };
     return {
       status: 200,
-      body: await listVisibleGroups(ctx.services, requireAuth(ctx), requireTenant(ctx), filters, pageParams(q)),
+      body: await listVisibleGroups(services, requireAuth(ctx), requireTenant(ctx), filters, pageParams(q)),
     };
   },
   getGroup: async (ctx) => ({
     status: 200,
-    body: await getVisibleGroup(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.groupId),
+    body: await getVisibleGroup(services, requireAuth(ctx), requireTenant(ctx), ctx.path.groupId),
   }),
   listGroupMembers: async (ctx) => {
     const q = ctx.query;
@@ -30,7 +33,7 @@ export const groupHandlers: PartialHandlers<'listGroups' | 'getGroup' | 'listGro
     return {
       status: 200,
       body: await listMembersOfVisibleGroup(
-        ctx.services,
+        services,
         requireAuth(ctx),
         requireTenant(ctx),
         ctx.path.groupId,
@@ -39,4 +42,4 @@ export const groupHandlers: PartialHandlers<'listGroups' | 'getGroup' | 'listGro
       ),
     };
   },
-};
+});

@@ -1,7 +1,7 @@
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
-import type { Services } from '../../services';
+import type { GroupsDeps } from './groups.deps';
 import { pageOf, pageRows, type Page, type PageParams } from '../../shared/paging';
 import { imageUrlsOf } from '../../shared/image-urls';
 import { toUser } from '../../shared/user-view';
@@ -31,7 +31,7 @@ function toGroup(row: GroupRow): Group {
 }
 
 export async function listVisibleGroups(
-  services: Services,
+  services: GroupsDeps,
   auth: AuthContext,
   tenantId: number,
   filters: GroupFilters,
@@ -45,7 +45,7 @@ export async function listVisibleGroups(
 
 /** A group that does not exist and one the caller may not see answer alike (404). */
 export async function getVisibleGroup(
-  services: Services,
+  services: GroupsDeps,
   auth: AuthContext,
   tenantId: number,
   groupId: number,
@@ -57,7 +57,7 @@ export async function getVisibleGroup(
 }
 
 export async function listMembersOfVisibleGroup(
-  services: Services,
+  services: GroupsDeps,
   auth: AuthContext,
   tenantId: number,
   groupId: number,

@@ -1,4 +1,5 @@
 // Groups: the module's public face.
+export type { GroupsDeps } from './groups.deps';
 export { groupHandlers } from './groups.handlers';
 export { seesUser } from './groups.service';
 export {

@@ -3,7 +3,7 @@
 import type { components } from '../../../../generated/core-api';
 import { ApiError, type ValidationIssue } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
-import type { Services } from '../../services';
+import type { IntegrationsDeps } from './integrations.deps';
 import { isIP } from 'node:net';
 import { outboundPolicy } from '../../security/outbound';
 import { requireTenantAdmin } from '../../shared/tenant-access';
@@ -25,7 +25,7 @@ const toOidcSettings = (row: OidcSettingsRow): OidcSettings => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
-const mayManage = (services: Services, auth: AuthContext, tenantId: number) =>
+const mayManage = (services: IntegrationsDeps, auth: AuthContext, tenantId: number) =>
   requireTenantAdmin(
     services.db,
     tenantId,
@@ -81,7 +81,7 @@ export function endpointIssues(
 }
 
 export async function getTenantOidcSettings(
-  services: Services,
+  services: IntegrationsDeps,
   auth: AuthContext,
   tenantId: number,
 ): Promise<OidcSettings> {
@@ -92,7 +92,7 @@ export async function getTenantOidcSettings(
 }
 
 export async function putTenantOidcSettings(
-  services: Services,
+  services: IntegrationsDeps,
   auth: AuthContext,
   tenantId: number,
   input: OidcSettingsInput,
@@ -108,7 +108,7 @@ export async function putTenantOidcSettings(
 
 /** Stores validated settings, the client secret encrypted (also used by the development seed). */
 export function saveOidcSettings(
-  services: Services,
+  services: IntegrationsDeps,
   tenantId: number,
   input: OidcSettingsInput,
 ): Promise<OidcSettingsRow> {
@@ -128,7 +128,7 @@ export function saveOidcSettings(
 }
 
 /** For the sign-in flow only: the settings with the client secret in the clear, or undefined. */
-export async function loadOidcClient(services: Services, tenantId: number) {
+export async function loadOidcClient(services: IntegrationsDeps, tenantId: number) {
   const row = await findOidcSettings(services.db, tenantId);
   if (!row) return undefined;
   return {

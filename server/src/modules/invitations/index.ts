@@ -1,4 +1,5 @@
 // Invitations: the module's public face.
+export type { InvitationsDeps } from './invitations.deps';
 export { inviteUser, type InviteInput, type InviteOutcome } from './invite-user';
 export {
   adoptDirectoryLanguage,

@@ -9,7 +9,7 @@ import type { JobContext, JobResult } from '../../jobs/scheduler';
 import { chooseLanguage } from '../../messages/languages';
 import { invitationEmail } from '../../messages/sign-in-messages';
 import { keyedHash, randomToken } from '../../security/hashing';
-import type { Services } from '../../services';
+import type { InvitationsDeps } from './invitations.deps';
 import { passwordLink, passwordTokenHash, tokenLifetimeMs } from '../passwords';
 import {
   deleteOutstandingPasswordTokens,
@@ -44,7 +44,7 @@ export function whyNoInvitation(invitee: Invitee | undefined): NoInvitation | nu
  * job's dedupe key (to run it at once, see JobScheduler.runNow), or why there is none.
  */
 export async function scheduleInvitation(
-  services: Services,
+  services: InvitationsDeps,
   trx: Executor,
   input: { userId: number; tenantId: number; platform?: InvitationPlatform },
 ): Promise<{ job: string } | { none: NoInvitation }> {
@@ -61,7 +61,7 @@ export async function scheduleInvitation(
 
 /** The job: checks again that the user still needs the invitation, writes the link, sends the email. */
 export async function sendInvitation(
-  services: Services,
+  services: InvitationsDeps,
   payload: Record<string, unknown>,
   ctx: JobContext,
 ): Promise<JobResult> {

@@ -3,7 +3,7 @@
 import { ApiError } from '../../errors';
 import type { Language } from '../../messages/languages';
 import { emailHash } from '../../security/hashing';
-import type { Services } from '../../services';
+import type { InvitationsDeps } from './invitations.deps';
 import { memberPermissions } from '../users';
 import {
   addMembershipIfAbsent,
@@ -32,7 +32,7 @@ export interface InviteOutcome {
   invitation: { job: string } | { none: NoInvitation };
 }
 
-export async function inviteUser(services: Services, input: InviteInput): Promise<InviteOutcome> {
+export async function inviteUser(services: InvitationsDeps, input: InviteInput): Promise<InviteOutcome> {
   const outcome = await services.db.transaction().execute(async (trx) => {
     if (!(await lockTenantForInvitation(trx, input.tenantId)))
       throw new ApiError('NOT_FOUND', { message: `There is no tenant ${input.tenantId}` });

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../errors';
 import { policies } from '../../security/throttle';
-import type { Services } from '../../services';
+import type { PasskeysDeps } from './passkeys.deps';
 import type { SessionCaller } from '../../shared/caller';
 import {
   addressAttempt,
@@ -53,7 +53,7 @@ const expired = (what = 'ask for new options') =>
   new ApiError('PASSKEY_CHALLENGE_EXPIRED', { message: `The passkey challenge has expired or was used; ${what}` });
 
 /** `POST /passkeys/authentication-options`: the same answer for everyone, a new challenge of this region. */
-export async function authenticationOptions(services: Services, ip: string) {
+export async function authenticationOptions(services: PasskeysDeps, ip: string) {
   await services.throttle.consume([
     `passkey:auth-options:${limitAddress(services, ip)}`,
     policies.passkeyOptionsPerAddress,
@@ -80,7 +80,7 @@ type Checked = { ok: true; counter: number; backedUp: boolean } | { ok: false; s
  * counter that did not go up (the signature being right) marks the passkey suspicious, in `db`, and is logged.
  */
 async function checkAssertion(
-  services: Services,
+  services: PasskeysDeps,
   db: Executor,
   credential: PasskeyCredential,
   passkey: NonNullable<Awaited<ReturnType<typeof findPasskeyForSignIn>>>,
@@ -114,7 +114,7 @@ async function checkAssertion(
  * makes the address familiar. Every failure after the challenge answers the same INVALID_CREDENTIALS.
  */
 async function createSession(
-  services: Services,
+  services: PasskeysDeps,
   input: { credential: PasskeyCredential; ip: string },
 ): Promise<SessionBody> {
   const { credential } = input;
@@ -172,7 +172,7 @@ function ownSessionForPasskey(auth: SessionCaller, sessionId: string): number {
 }
 
 /** A second factor's request options: a new challenge bound to the session, the user's passkeys allowed. */
-async function createChallenge(services: Services, auth: SessionCaller, sessionId: string) {
+async function createChallenge(services: PasskeysDeps, auth: SessionCaller, sessionId: string) {
   const userId = ownSessionForPasskey(auth, sessionId);
   const passkeys = await credentialsOfUser(services.db, userId, { usableOnly: true });
   if (passkeys.length === 0) throw noPasskey();
@@ -208,7 +208,7 @@ async function createChallenge(services: Services, auth: SessionCaller, sessionI
  * assertion is checked, a failure counted towards the ten that end the session, a success completing the sign-in.
  */
 async function verifyChallenge(
-  services: Services,
+  services: PasskeysDeps,
   auth: SessionCaller,
   sessionId: string,
   input: { credential: PasskeyCredential; ip: string },
@@ -268,4 +268,4 @@ async function verifyChallenge(
   return outcome.session;
 }
 
-export const passkeySignIn: PasskeySignIn = { createSession, createChallenge, verifyChallenge };
+export const passkeySignIn: PasskeySignIn<PasskeysDeps> = { createSession, createChallenge, verifyChallenge };

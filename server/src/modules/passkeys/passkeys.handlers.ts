@@ -4,31 +4,34 @@ import { clientAddress } from '../../shared/client-address';
 import { pageParams } from '../../shared/paging';
 import { authenticationOptions } from './passkey-sign-in';
 import { deletePasskey, listPasskeys, registerPasskey, registrationOptions, updatePasskey } from './passkeys.service';
+import type { PasskeysDeps } from './passkeys.deps';
 
 const language = (req: { headers: Record<string, string | string[] | undefined> }) => {
   const value = req.headers['accept-language'];
   return typeof value === 'string' ? value : undefined;
 };
 
-export const passkeysHandlers: PartialHandlers<
+export const passkeysHandlers = (
+  services: PasskeysDeps,
+): PartialHandlers<
   | 'listPasskeys'
   | 'createPasskey'
   | 'updatePasskey'
   | 'deletePasskey'
   | 'createPasskeyRegistrationOptions'
   | 'createPasskeyAuthenticationOptions'
-> = {
+> => ({
   listPasskeys: async (ctx) => ({
     status: 200,
-    body: await listPasskeys(ctx.services, requireAuth(ctx), pageParams(ctx.query)),
+    body: await listPasskeys(services, requireAuth(ctx), pageParams(ctx.query)),
   }),
   createPasskeyRegistrationOptions: async (ctx) => ({
     status: 201,
-    body: await registrationOptions(ctx.services, requireAuth(ctx)),
+    body: await registrationOptions(services, requireAuth(ctx)),
   }),
   createPasskey: async (ctx) => ({
     status: 201,
-    body: await registerPasskey(ctx.services, requireAuth(ctx), {
+    body: await registerPasskey(services, requireAuth(ctx), {
       name: ctx.body.name,
       // The contract's shape of RegistrationResponseJSON (its members checked by the validator).
       credential: ctx.body.credential as unknown as RegistrationResponseJSON,
@@ -37,14 +40,14 @@ export const passkeysHandlers: PartialHandlers<
   }),
   updatePasskey: async (ctx) => ({
     status: 200,
-    body: await updatePasskey(ctx.services, requireAuth(ctx), ctx.path.passkeyId, ctx.body.name),
+    body: await updatePasskey(services, requireAuth(ctx), ctx.path.passkeyId, ctx.body.name),
   }),
   deletePasskey: async (ctx) => {
-    await deletePasskey(ctx.services, requireAuth(ctx), ctx.path.passkeyId, language(ctx.req));
+    await deletePasskey(services, requireAuth(ctx), ctx.path.passkeyId, language(ctx.req));
     return { status: 204 };
   },
   createPasskeyAuthenticationOptions: async (ctx) => ({
     status: 201,
-    body: await authenticationOptions(ctx.services, clientAddress(ctx.req)),
+    body: await authenticationOptions(services, clientAddress(ctx.req)),
   }),
-};
+});

@@ -7,7 +7,7 @@ import { ApiError } from '../../errors';
 import { languageForUser } from '../../messages/recipient-language';
 import { passkeyAddedEmail, passkeyRemovedEmail } from '../../messages/sign-in-messages';
 import { policies } from '../../security/throttle';
-import type { Services } from '../../services';
+import type { PasskeysDeps } from './passkeys.deps';
 import type { AuthContext } from '../../shared/caller';
 import { pageOf, type PageParams } from '../../shared/paging';
 import { authenticatorName } from './authenticators';
@@ -67,7 +67,7 @@ function requireOwnCredentials(auth: AuthContext): void {
 const limitReached = () =>
   new ApiError('LIMIT_REACHED', { message: `The account already has ${maxPasskeysPerUser} passkeys` });
 
-export async function registrationOptions(services: Services, auth: AuthContext) {
+export async function registrationOptions(services: PasskeysDeps, auth: AuthContext) {
   requireOwnCredentials(auth);
   const { db, config } = services;
   const user = await findPasskeyHolder(db, auth.userId);
@@ -131,7 +131,7 @@ const cleanName = (name: string | undefined) => name?.trim().slice(0, 64) || und
  * the passkey, in one transaction that also holds the user's row, so the limit of 10 holds under concurrency.
  */
 export async function registerPasskey(
-  services: Services,
+  services: PasskeysDeps,
   auth: AuthContext,
   input: { name?: string; credential: RegistrationResponseJSON; acceptLanguage?: string },
 ): Promise<Passkey> {
@@ -192,7 +192,7 @@ export async function registerPasskey(
 
 /** The notice of an added or removed passkey; a failure to send it is logged, the change stands. */
 async function tellUser(
-  services: Services,
+  services: PasskeysDeps,
   userId: number,
   to: string,
   acceptLanguage: string | undefined,
@@ -209,7 +209,7 @@ async function tellUser(
   }
 }
 
-export async function listPasskeys(services: Services, auth: AuthContext, page: PageParams) {
+export async function listPasskeys(services: PasskeysDeps, auth: AuthContext, page: PageParams) {
   const [rows, total] = await Promise.all([
     listPasskeyRows(services.db, auth.userId, page),
     countPasskeys(services.db, auth.userId),
@@ -217,7 +217,12 @@ export async function listPasskeys(services: Services, auth: AuthContext, page: 
   return pageOf(rows.map(passkeyView), total, page);
 }
 
-export async function updatePasskey(services: Services, auth: AuthContext, id: string, name: string): Promise<Passkey> {
+export async function updatePasskey(
+  services: PasskeysDeps,
+  auth: AuthContext,
+  id: string,
+  name: string,
+): Promise<Passkey> {
   const clean = cleanName(name);
   if (!clean)
     throw new ApiError('BAD_REQUEST', {
@@ -230,7 +235,7 @@ export async function updatePasskey(services: Services, auth: AuthContext, id: s
 }
 
 export async function deletePasskey(
-  services: Services,
+  services: PasskeysDeps,
   auth: AuthContext,
   id: string,
   acceptLanguage?: string,

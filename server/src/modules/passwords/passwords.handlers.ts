@@ -2,14 +2,17 @@ import type { Request } from 'express';
 import type { PartialHandlers } from '../../http/operations';
 import { clientKey } from '../../shared/client-address';
 import { passwordTokenState, requestPasswordReset, usePasswordToken } from './passwords.service';
+import type { PasswordsDeps } from './passwords.deps';
 
 /** The link's token, from the header the contract declares (validated there; never a query parameter). */
 const linkToken = (req: Request) => String(req.headers['cosafe-password-token']);
 
-export const passwordsHandlers: PartialHandlers<
+export const passwordsHandlers = (
+  services: PasswordsDeps,
+): PartialHandlers<
   'getPasswordSetToken' | 'setPassword' | 'getPasswordResetToken' | 'resetPassword' | 'requestPasswordReset'
-> = {
-  async getPasswordSetToken({ path, req, services }) {
+> => ({
+  async getPasswordSetToken({ path, req }) {
     return {
       status: 200,
       body: {
@@ -22,7 +25,7 @@ export const passwordsHandlers: PartialHandlers<
       },
     };
   },
-  async setPassword({ path, body, req, services }) {
+  async setPassword({ path, body, req }) {
     await usePasswordToken(services, {
       userId: path.userId,
       token: body.token,
@@ -32,7 +35,7 @@ export const passwordsHandlers: PartialHandlers<
     });
     return { status: 204 };
   },
-  async getPasswordResetToken({ path, req, services }) {
+  async getPasswordResetToken({ path, req }) {
     return {
       status: 200,
       body: {
@@ -45,7 +48,7 @@ export const passwordsHandlers: PartialHandlers<
       },
     };
   },
-  async resetPassword({ path, body, req, services }) {
+  async resetPassword({ path, body, req }) {
     await usePasswordToken(services, {
       userId: path.userId,
       token: body.token,
@@ -55,7 +58,7 @@ export const passwordsHandlers: PartialHandlers<
     });
     return { status: 204 };
   },
-  async requestPasswordReset({ body, req, services }) {
+  async requestPasswordReset({ body, req }) {
     await requestPasswordReset(services, {
       emailHash: body.emailHash,
       ip: clientKey(req, services.config.runtime.clientIpv6Prefix),
@@ -63,4 +66,4 @@ export const passwordsHandlers: PartialHandlers<
     });
     return { status: 202 };
   },
-};
+});

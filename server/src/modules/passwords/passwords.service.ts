@@ -7,7 +7,7 @@ import { passwordResetEmail } from '../../messages/sign-in-messages';
 import { keyedHash, randomToken } from '../../security/hashing';
 import { hashPassword } from '../../security/passwords';
 import { policies } from '../../security/throttle';
-import type { Services } from '../../services';
+import type { PasswordsDeps } from './passwords.deps';
 import { clearSignInFailures, revokeSessionsOf } from '../sessions';
 import {
   findEmailHashOfUser,
@@ -23,12 +23,12 @@ export type TokenState = 'valid' | 'expired' | 'invalid' | 'used';
 
 export const tokenLifetimeMs: Record<TokenKind, number> = { set: 30 * 86_400_000, reset: 30 * 60_000 };
 
-const hashToken = (services: Services, token: string) => keyedHash(services.secretKey, `password-token\0${token}`);
+const hashToken = (services: PasswordsDeps, token: string) => keyedHash(services.secretKey, `password-token\0${token}`);
 
 /** How a link's token is stored (for invitations, which derive their tokens themselves). */
 export const passwordTokenHash = hashToken;
 
-export async function createPasswordToken(services: Services, userId: number, kind: TokenKind): Promise<string> {
+export async function createPasswordToken(services: PasswordsDeps, userId: number, kind: TokenKind): Promise<string> {
   const token = randomToken(32);
   await insertPasswordToken(services.db, {
     tokenHash: hashToken(services, token),
@@ -45,7 +45,7 @@ export async function createPasswordToken(services: Services, userId: number, ki
  * the user logs in once her password is set.
  */
 export function passwordLink(
-  services: Services,
+  services: PasswordsDeps,
   userId: number,
   kind: TokenKind,
   token: string,
@@ -62,8 +62,8 @@ export function passwordLink(
 }
 
 async function stateOf(
-  services: Services,
-  db: Services['db'],
+  services: PasswordsDeps,
+  db: PasswordsDeps['db'],
   userId: number,
   token: string,
   kind: TokenKind,
@@ -81,7 +81,7 @@ async function stateOf(
 }
 
 export async function passwordTokenState(
-  services: Services,
+  services: PasswordsDeps,
   input: { userId: number; token: string; kind: TokenKind; ip: string },
 ): Promise<TokenState> {
   await services.throttle.consume([`password-token:${input.ip}`, policies.passwordTokenPerAddress]);
@@ -89,7 +89,7 @@ export async function passwordTokenState(
 }
 
 export async function usePasswordToken(
-  services: Services,
+  services: PasswordsDeps,
   input: { userId: number; token: string; password: string; kind: TokenKind; ip: string },
 ): Promise<void> {
   await services.throttle.consume([`password-token:${input.ip}`, policies.passwordTokenPerAddress]);
@@ -120,7 +120,7 @@ export async function usePasswordToken(
  * out after the answer so the answer's timing does not tell either.
  */
 export async function requestPasswordReset(
-  services: Services,
+  services: PasswordsDeps,
   input: { emailHash: string; ip: string; acceptLanguage?: string },
 ): Promise<void> {
   await services.throttle.consume(

@@ -1,4 +1,5 @@
 // Personal alarms (lone-worker timers): the module's public face.
+export type { PersonalAlarmsDeps } from './personal-alarms.deps';
 export { personalAlarmsHandlers } from './personal-alarms.handlers';
 export { alarmChangedJob } from './personal-alarms.audit';
 export { fireAlarm, noticeOwnerOfChange, warnOwner } from './personal-alarms.delivery';

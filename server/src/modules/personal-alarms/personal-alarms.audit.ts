@@ -8,7 +8,7 @@ import type { Db } from '../../db/database';
 import { insertAlarmChange } from './personal-alarms.repository';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
-import type { Services } from '../../services';
+import type { PersonalAlarmsDeps } from './personal-alarms.deps';
 
 export const alarmChangedJob = 'alarm.changed';
 
@@ -39,7 +39,7 @@ export const sortedIds = (ids: number[]) => [...ids].sort((a, b) => a - b);
  * enqueues the owner's notice of it.
  */
 export async function recordAlarmChange(
-  services: Services,
+  services: PersonalAlarmsDeps,
   trx: Db,
   alarm: { id: number; tenant_id: number; user_id: number },
   actorId: number,

@@ -17,7 +17,7 @@ import {
 import { fallbackLanguage, languageOfTag } from '../../messages/languages';
 import type { JobContext, JobResult } from '../../jobs/scheduler';
 import type { Executor } from '../../db/database';
-import type { Services } from '../../services';
+import type { PersonalAlarmsDeps } from './personal-alarms.deps';
 import {
   findAlarmMessage,
   findChangeMessage,
@@ -34,7 +34,7 @@ import { alarmRecipients, insertClaimedUserDispatches, singleUser } from './pers
 type Kind = 'warning' | 'alarm';
 
 export async function fireAlarm(
-  services: Services,
+  services: PersonalAlarmsDeps,
   alarmId: number,
   version: number,
   ctx: JobContext,
@@ -43,7 +43,7 @@ export async function fireAlarm(
 }
 
 export async function warnOwner(
-  services: Services,
+  services: PersonalAlarmsDeps,
   alarmId: number,
   version: number,
   ctx: JobContext,
@@ -52,7 +52,7 @@ export async function warnOwner(
 }
 
 async function runAlarmJob(
-  services: Services,
+  services: PersonalAlarmsDeps,
   alarmId: number,
   version: number,
   kind: Kind,
@@ -122,7 +122,7 @@ const secondsLeft = (dispatchAt: Date, now: Date) =>
   Math.max(0, Math.round((dispatchAt.getTime() - now.getTime()) / 1_000));
 
 /** Each dispatch in its recipient's language and its channel's form (email with an HTML part). */
-function render(services: Services, m: AlarmText): LoadedMessage {
+function render(services: PersonalAlarmsDeps, m: AlarmText): LoadedMessage {
   const facts = {
     owner: m.owner,
     text: m.text,
@@ -140,15 +140,15 @@ function render(services: Services, m: AlarmText): LoadedMessage {
   };
 }
 
-export const alarmAdapter: DispatchSourceAdapter<Services> = {
+export const alarmAdapter: DispatchSourceAdapter<PersonalAlarmsDeps> = {
   source: 'alarm',
-  async load(services: Services, messageId: number): Promise<LoadedMessage> {
+  async load(services: PersonalAlarmsDeps, messageId: number): Promise<LoadedMessage> {
     const m = await loadAlarmMessage(services.db, messageId);
     if (m.kind === 'changed') return renderChange(services, await loadChange(services.db, m.change_id!));
     return render(services, { ...m, kind: m.kind });
   },
   // A push that could not be delivered falls back to SMS, an SMS to email, unless the person was reached otherwise.
-  async onGaveUp(services: Services, messageId: number, failed: ClaimedDispatch[]) {
+  async onGaveUp(services: PersonalAlarmsDeps, messageId: number, failed: ClaimedDispatch[]) {
     const now = services.now();
     for (const dispatch of failed) {
       if (dispatch.channel === 'email') continue;
@@ -162,7 +162,11 @@ export const alarmAdapter: DispatchSourceAdapter<Services> = {
  * the alarm's own jobs it first records the message and its dispatch (one per recorded change), then sends; run
  * again it only sends what is not sent yet.
  */
-export async function noticeOwnerOfChange(services: Services, changeId: number, ctx: JobContext): Promise<JobResult> {
+export async function noticeOwnerOfChange(
+  services: PersonalAlarmsDeps,
+  changeId: number,
+  ctx: JobContext,
+): Promise<JobResult> {
   const now = ctx.now();
   const outcome = await services.db.transaction().execute(async (trx): Promise<number | Fresh | null> => {
     const change = await lockChangeForNotice(trx, changeId);
@@ -208,7 +212,7 @@ async function loadChange(db: Executor, changeId: number): Promise<AlarmChange> 
   };
 }
 
-function renderChange(services: Services, change: AlarmChange): LoadedMessage {
+function renderChange(services: PersonalAlarmsDeps, change: AlarmChange): LoadedMessage {
   return {
     render: (dispatch): Rendered =>
       personalAlarmChangedNotice(

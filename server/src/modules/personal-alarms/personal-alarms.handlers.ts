@@ -8,6 +8,7 @@ import {
   listPersonalAlarms,
   updatePersonalAlarm,
 } from './personal-alarms.service';
+import type { PersonalAlarmsDeps } from './personal-alarms.deps';
 
 type Operations =
   | 'createPersonalAlarm'
@@ -17,15 +18,15 @@ type Operations =
   | 'activatePersonalAlarm'
   | 'deactivatePersonalAlarm';
 
-export const personalAlarmsHandlers: PartialHandlers<Operations> = {
+export const personalAlarmsHandlers = (services: PersonalAlarmsDeps): PartialHandlers<Operations> => ({
   createPersonalAlarm: async (ctx) => ({
     status: 201,
-    body: await createPersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.body),
+    body: await createPersonalAlarm(services, requireAuth(ctx), requireTenant(ctx), ctx.body),
   }),
   listPersonalAlarms: async (ctx) => ({
     status: 200,
     body: await listPersonalAlarms(
-      ctx.services,
+      services,
       requireAuth(ctx),
       requireTenant(ctx),
       ctx.query?.status === 'active',
@@ -34,18 +35,18 @@ export const personalAlarmsHandlers: PartialHandlers<Operations> = {
   }),
   getPersonalAlarm: async (ctx) => ({
     status: 200,
-    body: await getPersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id),
+    body: await getPersonalAlarm(services, requireAuth(ctx), requireTenant(ctx), ctx.path.id),
   }),
   updatePersonalAlarm: async (ctx) => ({
     status: 200,
-    body: await updatePersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id, ctx.body),
+    body: await updatePersonalAlarm(services, requireAuth(ctx), requireTenant(ctx), ctx.path.id, ctx.body),
   }),
   activatePersonalAlarm: async (ctx) => ({
     status: 200,
-    body: await activatePersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id),
+    body: await activatePersonalAlarm(services, requireAuth(ctx), requireTenant(ctx), ctx.path.id),
   }),
   deactivatePersonalAlarm: async (ctx) => ({
     status: 200,
-    body: await deactivatePersonalAlarm(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.id),
+    body: await deactivatePersonalAlarm(services, requireAuth(ctx), requireTenant(ctx), ctx.path.id),
   }),
-};
+});

@@ -5,7 +5,7 @@ import type { components } from '../../../../generated/core-api';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
-import type { Services } from '../../services';
+import type { PersonalAlarmsDeps } from './personal-alarms.deps';
 import { pageOf, type Page, type PageParams } from '../../shared/paging';
 import { dispatchesAtOnce, spendAlarmQuota } from '../../security/sending-quotas';
 import {
@@ -88,7 +88,7 @@ function isActiveDeviceViolation(error: unknown): boolean {
   );
 }
 
-async function inTransaction<T>(services: Services, work: (trx: Db) => Promise<T>): Promise<T> {
+async function inTransaction<T>(services: PersonalAlarmsDeps, work: (trx: Db) => Promise<T>): Promise<T> {
   try {
     return await services.db.transaction().execute(work);
   } catch (error) {
@@ -98,7 +98,7 @@ async function inTransaction<T>(services: Services, work: (trx: Db) => Promise<T
 }
 
 export async function createPersonalAlarm(
-  services: Services,
+  services: PersonalAlarmsDeps,
   auth: AuthContext,
   tenantId: number,
   body: CreateRequest,
@@ -146,7 +146,7 @@ export async function createPersonalAlarm(
 }
 
 export async function listPersonalAlarms(
-  services: Services,
+  services: PersonalAlarmsDeps,
   auth: AuthContext,
   tenantId: number,
   onlyActive: boolean,
@@ -161,7 +161,7 @@ export async function listPersonalAlarms(
 }
 
 export async function getPersonalAlarm(
-  services: Services,
+  services: PersonalAlarmsDeps,
   auth: AuthContext,
   tenantId: number,
   id: number,
@@ -173,7 +173,7 @@ export async function getPersonalAlarm(
 }
 
 export async function updatePersonalAlarm(
-  services: Services,
+  services: PersonalAlarmsDeps,
   auth: AuthContext,
   tenantId: number,
   id: number,
@@ -241,7 +241,7 @@ export async function updatePersonalAlarm(
 }
 
 export async function activatePersonalAlarm(
-  services: Services,
+  services: PersonalAlarmsDeps,
   auth: AuthContext,
   tenantId: number,
   id: number,
@@ -278,7 +278,7 @@ export async function activatePersonalAlarm(
 }
 
 export async function deactivatePersonalAlarm(
-  services: Services,
+  services: PersonalAlarmsDeps,
   auth: AuthContext,
   tenantId: number,
   id: number,

@@ -2,7 +2,7 @@
 // and, with oneMinuteWarning, the owner's warning a minute before (at once when less than a minute is left).
 // Moving or stopping the timer cancels them and bumps the version, so a job already claimed does nothing.
 import type { Db } from '../../db/database';
-import type { Services } from '../../services';
+import type { PersonalAlarmsDeps } from './personal-alarms.deps';
 
 export const alarmFireJob = 'alarm.fire';
 export const alarmWarnJob = 'alarm.warn';
@@ -20,7 +20,7 @@ const keys = (alarm: { id: number; version: number }) => ({
   warn: `alarm:${alarm.id}:v${alarm.version}:warn`,
 });
 
-export async function armTimer(services: Services, trx: Db, alarm: Armed): Promise<void> {
+export async function armTimer(services: PersonalAlarmsDeps, trx: Db, alarm: Armed): Promise<void> {
   const { fire, warn } = keys(alarm);
   const payload = { alarmId: alarm.id, version: alarm.version };
   await services.jobs.enqueue(trx, {
@@ -37,7 +37,11 @@ export async function armTimer(services: Services, trx: Db, alarm: Armed): Promi
   }
 }
 
-export async function disarmTimer(services: Services, trx: Db, alarm: { id: number; version: number }): Promise<void> {
+export async function disarmTimer(
+  services: PersonalAlarmsDeps,
+  trx: Db,
+  alarm: { id: number; version: number },
+): Promise<void> {
   const { fire, warn } = keys(alarm);
   await services.jobs.cancel(trx, [fire, warn]);
 }

@@ -1,2 +1,3 @@
 // Push tokens: the module's public face.
+export type { PushTokensDeps } from './push-tokens.deps';
 export { pushTokensHandlers } from './push-tokens.handlers';

@@ -3,11 +3,11 @@
 import type { Request } from 'express';
 import { ApiError } from '../../errors';
 import { bearerToken } from '../../http/auth';
-import type { Services } from '../../services';
+import type { ScimDeps } from './scim.deps';
 import { resolveApiKey } from '../api-keys';
 
 /** The tenant the presented api key belongs to. */
-export async function authenticateScimKey(req: Request, services: Services): Promise<number> {
+export async function authenticateScimKey(req: Request, services: ScimDeps): Promise<number> {
   const key = await resolveApiKey(services, bearerToken(req));
   if (!key || key.scope !== 'scim')
     throw new ApiError('UNAUTHORIZED', { message: 'A valid api key of scope scim is required' });

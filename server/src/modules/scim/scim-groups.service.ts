@@ -1,7 +1,7 @@
 // SCIM groups: groups of the tenant that its directory created, named and filled by the directory. Members
 // must be users of the tenant; hand-made groups are never visible or changeable here.
 import type { Executor } from '../../db/database';
-import type { Services } from '../../services';
+import type { ScimDeps } from './scim.deps';
 import { groupSchema } from './scim-discovery';
 import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
 import { project, projectList, returns, type Projection } from './scim-attributes';
@@ -13,7 +13,7 @@ type Db = Executor;
 const groupFilters = { displayname: 'displayName', externalid: 'externalId', id: 'id' };
 const corePrefix = 'urn:ietf:params:scim:schemas:core:2.0:group:';
 
-async function render(services: Services, tenantId: number, rows: repo.ScimGroupRow[], withMembers: boolean) {
+async function render(services: ScimDeps, tenantId: number, rows: repo.ScimGroupRow[], withMembers: boolean) {
   const members = withMembers
     ? await repo.selectMembers(
         services.db,
@@ -41,7 +41,7 @@ async function render(services: Services, tenantId: number, rows: repo.ScimGroup
 const withMembers = (projection: Projection) => returns('members', groupSchema, projection);
 
 export async function listScimGroups(
-  services: Services,
+  services: ScimDeps,
   tenantId: number,
   query: { filter?: string; startIndex?: number; count?: number } & Projection,
 ) {
@@ -58,7 +58,7 @@ export async function listScimGroups(
   );
 }
 
-export async function getScimGroup(services: Services, tenantId: number, id: string, projection: Projection = {}) {
+export async function getScimGroup(services: ScimDeps, tenantId: number, id: string, projection: Projection = {}) {
   const row = await repo.findScimGroup(services.db, tenantId, id);
   if (!row) throw scimNotFound('No such group');
   return project((await render(services, tenantId, [row], withMembers(projection)))[0], groupSchema, projection);
@@ -102,7 +102,7 @@ async function uniquely<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export async function createScimGroup(
-  services: Services,
+  services: ScimDeps,
   tenantId: number,
   input: Record<string, unknown>,
   projection: Projection = {},
@@ -125,7 +125,7 @@ export async function createScimGroup(
 }
 
 export async function replaceScimGroup(
-  services: Services,
+  services: ScimDeps,
   tenantId: number,
   id: string,
   input: Record<string, unknown>,
@@ -152,7 +152,7 @@ export async function replaceScimGroup(
 }
 
 export async function patchScimGroup(
-  services: Services,
+  services: ScimDeps,
   tenantId: number,
   id: string,
   operations: PatchOperation[],
@@ -205,7 +205,7 @@ export async function patchScimGroup(
   return getScimGroup(services, tenantId, id, projection);
 }
 
-export async function deleteScimGroup(services: Services, tenantId: number, id: string): Promise<void> {
+export async function deleteScimGroup(services: ScimDeps, tenantId: number, id: string): Promise<void> {
   const row = await repo.findScimGroup(services.db, tenantId, id);
   if (!row || !(await repo.deleteScimGroup(services.db, tenantId, row.id))) throw scimNotFound('No such group');
 }

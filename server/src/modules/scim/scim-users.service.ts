@@ -5,7 +5,7 @@
 // who is active here and has no password (nor single sign-on) gets an invitation to choose one.
 import type { Executor } from '../../db/database';
 import { languageOfTag } from '../../messages/languages';
-import type { Services } from '../../services';
+import type { ScimDeps } from './scim.deps';
 import { adoptDirectoryLanguage, revokePasswordLinks, scheduleInvitation } from '../invitations';
 import { revokeSessionsOf } from '../sessions';
 import { memberPermissions } from '../users';
@@ -36,7 +36,7 @@ const userFilters = {
   emails: 'userName',
 };
 
-export function toScimUser(services: Services, row: repo.ScimUserRow) {
+export function toScimUser(services: ScimDeps, row: repo.ScimUserRow) {
   const phones = [
     ...(row.phone_primary ? [{ value: row.phone_primary, type: 'mobile', primary: true }] : []),
     ...(row.phone_secondary ? [{ value: row.phone_secondary, type: 'other', primary: false }] : []),
@@ -74,7 +74,7 @@ function nameOfRow(row: repo.ScimUserRow) {
 }
 
 export async function listScimUsers(
-  services: Services,
+  services: ScimDeps,
   tenantId: number,
   query: { filter?: string; startIndex?: number; count?: number } & Projection,
 ) {
@@ -95,13 +95,13 @@ export async function listScimUsers(
   );
 }
 
-async function loadUser(services: Services, db: Executor, tenantId: number, id: string) {
+async function loadUser(services: ScimDeps, db: Executor, tenantId: number, id: string) {
   const row = await repo.findScimUser(db, tenantId, id);
   if (!row) throw scimNotFound('No such user');
   return row;
 }
 
-export const getScimUser = async (services: Services, tenantId: number, id: string, projection: Projection = {}) =>
+export const getScimUser = async (services: ScimDeps, tenantId: number, id: string, projection: Projection = {}) =>
   project(toScimUser(services, await loadUser(services, services.db, tenantId, id)), userSchema, projection);
 
 /** Unique violations (externalId, email) become 409 uniqueness. */
@@ -144,7 +144,7 @@ function profileOf(draft: UserDraft, fallbackName?: string): repo.Profile {
 }
 
 export async function createScimUser(
-  services: Services,
+  services: ScimDeps,
   tenantId: number,
   input: Record<string, unknown>,
   projection: Projection = {},
@@ -186,7 +186,7 @@ export async function createScimUser(
 
 /** Writes a changed draft: the membership always, the shared profile only when no other tenant shares the user. */
 async function saveDraft(
-  services: Services,
+  services: ScimDeps,
   tenantId: number,
   id: string,
   change: (current: repo.ScimUserRow) => UserDraft,
@@ -213,7 +213,7 @@ async function saveDraft(
 }
 
 export const replaceScimUser = (
-  services: Services,
+  services: ScimDeps,
   tenantId: number,
   id: string,
   input: Record<string, unknown>,
@@ -221,7 +221,7 @@ export const replaceScimUser = (
 ) => saveDraft(services, tenantId, id, () => draftFromInput(input), projection);
 
 export const patchScimUser = (
-  services: Services,
+  services: ScimDeps,
   tenantId: number,
   id: string,
   operations: PatchOperation[],
@@ -239,7 +239,7 @@ export const patchScimUser = (
     projection,
   );
 
-export async function deleteScimUser(services: Services, tenantId: number, id: string): Promise<void> {
+export async function deleteScimUser(services: ScimDeps, tenantId: number, id: string): Promise<void> {
   const now = services.now();
   await services.db.transaction().execute(async (trx) => {
     const current = await loadUser(services, trx, tenantId, id);

@@ -19,6 +19,7 @@ import {
   patchScimUser,
   replaceScimUser,
 } from './scim-users.service';
+import type { ScimDeps } from './scim.deps';
 
 const scim = 'application/scim+json' as const;
 const operationsOf = (body: { Operations: unknown[] }) => body.Operations as PatchOperation[];
@@ -44,20 +45,20 @@ type ScimOperation =
   | 'patchScimGroup'
   | 'deleteScimGroup';
 
-export const scimHandlers: PartialHandlers<ScimOperation> = {
+export const scimHandlers = (services: ScimDeps): PartialHandlers<ScimOperation> => ({
   getScimServiceProviderConfig: async () => ({ status: 200, contentType: scim, body: serviceProviderConfig() }),
-  listScimResourceTypes: async ({ services }) => ({
+  listScimResourceTypes: async () => ({
     status: 200,
     contentType: scim,
     body: resourceTypes(services.config),
   }),
-  getScimResourceType: async ({ services, path }) => {
+  getScimResourceType: async ({ path }) => {
     const body = findResourceType(services.config, path.resourceTypeId);
     if (!body) throw scimNotFound('No such resource type');
     return { status: 200, contentType: scim, body };
   },
-  listScimSchemas: async ({ services }) => ({ status: 200, contentType: scim, body: schemas(services.config) }),
-  getScimSchema: async ({ services, path }) => {
+  listScimSchemas: async () => ({ status: 200, contentType: scim, body: schemas(services.config) }),
+  getScimSchema: async ({ path }) => {
     const body = findSchema(services.config, path.schemaUrn);
     if (!body) throw scimNotFound('No such schema');
     return { status: 200, contentType: scim, body };
@@ -66,76 +67,70 @@ export const scimHandlers: PartialHandlers<ScimOperation> = {
   listScimUsers: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await listScimUsers(ctx.services, requireTenant(ctx), ctx.query ?? {}),
+    body: await listScimUsers(services, requireTenant(ctx), ctx.query ?? {}),
   }),
   searchScimUsers: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await listScimUsers(ctx.services, requireTenant(ctx), searchQuery(ctx.body)),
+    body: await listScimUsers(services, requireTenant(ctx), searchQuery(ctx.body)),
   }),
   createScimUser: async (ctx) => ({
     status: 201,
     contentType: scim,
-    body: await createScimUser(ctx.services, requireTenant(ctx), ctx.body, ctx.query),
+    body: await createScimUser(services, requireTenant(ctx), ctx.body, ctx.query),
   }),
   getScimUser: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await getScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId, ctx.query),
+    body: await getScimUser(services, requireTenant(ctx), ctx.path.scimUserId, ctx.query),
   }),
   replaceScimUser: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await replaceScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId, ctx.body, ctx.query),
+    body: await replaceScimUser(services, requireTenant(ctx), ctx.path.scimUserId, ctx.body, ctx.query),
   }),
   patchScimUser: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await patchScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId, operationsOf(ctx.body), ctx.query),
+    body: await patchScimUser(services, requireTenant(ctx), ctx.path.scimUserId, operationsOf(ctx.body), ctx.query),
   }),
   deleteScimUser: async (ctx) => {
-    await deleteScimUser(ctx.services, requireTenant(ctx), ctx.path.scimUserId);
+    await deleteScimUser(services, requireTenant(ctx), ctx.path.scimUserId);
     return { status: 204 };
   },
 
   listScimGroups: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await listScimGroups(ctx.services, requireTenant(ctx), ctx.query ?? {}),
+    body: await listScimGroups(services, requireTenant(ctx), ctx.query ?? {}),
   }),
   searchScimGroups: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await listScimGroups(ctx.services, requireTenant(ctx), searchQuery(ctx.body)),
+    body: await listScimGroups(services, requireTenant(ctx), searchQuery(ctx.body)),
   }),
   createScimGroup: async (ctx) => ({
     status: 201,
     contentType: scim,
-    body: await createScimGroup(ctx.services, requireTenant(ctx), ctx.body, ctx.query),
+    body: await createScimGroup(services, requireTenant(ctx), ctx.body, ctx.query),
   }),
   getScimGroup: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await getScimGroup(ctx.services, requireTenant(ctx), ctx.path.scimGroupId, ctx.query),
+    body: await getScimGroup(services, requireTenant(ctx), ctx.path.scimGroupId, ctx.query),
   }),
   replaceScimGroup: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await replaceScimGroup(ctx.services, requireTenant(ctx), ctx.path.scimGroupId, ctx.body, ctx.query),
+    body: await replaceScimGroup(services, requireTenant(ctx), ctx.path.scimGroupId, ctx.body, ctx.query),
   }),
   patchScimGroup: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await patchScimGroup(
-      ctx.services,
-      requireTenant(ctx),
-      ctx.path.scimGroupId,
-      operationsOf(ctx.body),
-      ctx.query,
-    ),
+    body: await patchScimGroup(services, requireTenant(ctx), ctx.path.scimGroupId, operationsOf(ctx.body), ctx.query),
   }),
   deleteScimGroup: async (ctx) => {
-    await deleteScimGroup(ctx.services, requireTenant(ctx), ctx.path.scimGroupId);
+    await deleteScimGroup(services, requireTenant(ctx), ctx.path.scimGroupId);
     return { status: 204 };
   },
-};
+});

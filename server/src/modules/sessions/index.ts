@@ -1,5 +1,6 @@
 // Sessions (all of sign-in: the password session and its probe, one-time codes, lockouts, refresh, second
 // factors): the module's public face. It offers what a caller means to do, not the repository's statements.
+export type { SessionsDeps } from './sessions.deps';
 export { sessionsHandlers, type PasskeyCredential, type PasskeySignIn, type SsoSignIn } from './sessions.handlers';
 export {
   addressAttempt,

@@ -4,7 +4,7 @@ import { tooManyRequests } from '../../errors';
 import { addressKey } from '../../shared/client-address';
 import { keyedHash } from '../../security/hashing';
 import { latest, rateLimitValues, rateLimitVerdict, type RatePolicy } from '../../security/throttle';
-import type { Services } from '../../services';
+import type { SessionsDeps } from './sessions.deps';
 import type { Executor } from '../../db/database';
 import { lockoutKey, policyOfKey, signInPolicies, type LockoutPolicy } from './lockout-keys';
 import { emailHashOf } from './challenges.repository';
@@ -96,7 +96,7 @@ export function lockoutVerdict(row: LockoutAnswer, now: Date, options: GuardOpti
  * before the 429 (a refused attempt costs nothing).
  */
 export async function verdict(
-  services: Pick<Services, 'db' | 'now'>,
+  services: Pick<SessionsDeps, 'db' | 'now'>,
   row: LockoutAnswer,
   now: Date,
   options: GuardOptions,
@@ -114,7 +114,7 @@ export async function verdict(
  * Rate limits, lockout checks and an attempt's reservation (`attempt`, see Attempt) in one statement. Rate
  * limits are checked before lockouts.
  */
-export async function guard(services: Pick<Services, 'db' | 'now'>, options: GuardOptions): Promise<Verdict> {
+export async function guard(services: Pick<SessionsDeps, 'db' | 'now'>, options: GuardOptions): Promise<Verdict> {
   const now = services.now();
   const [row] = await guardStatement(services.db, lockoutValues(now, options));
   return verdict(services, row, now, options);
@@ -124,11 +124,11 @@ export async function guard(services: Pick<Services, 'db' | 'now'>, options: Gua
  * The client as the sign-in limits and familiar sources know it: an IPv4 address, or an IPv6 address's network
  * prefix (CLIENT_IPV6_PREFIX, /64 by default), so one network's many addresses are one client.
  */
-export const limitAddress = (services: Services, ip: string) =>
+export const limitAddress = (services: SessionsDeps, ip: string) =>
   addressKey(ip, services.config.runtime.clientIpv6Prefix);
 
 /** A keyed hash of the client address, as stored for familiar sources (the address itself is not kept). */
-export const sourceHash = (services: Pick<Services, 'secretKey'>, ip: string) =>
+export const sourceHash = (services: Pick<SessionsDeps, 'secretKey'>, ip: string) =>
   keyedHash(services.secretKey, `sign-in-source\0${ip}`);
 
 /**
@@ -139,7 +139,12 @@ export const sourceHash = (services: Pick<Services, 'secretKey'>, ip: string) =>
  * towards the identity's second-factor ceiling (`code`), unless the address is familiar. Keyed by the identity
  * hash, so an unknown account moves exactly the same counters as a known one.
  */
-export function loginAttempt(services: Services, hash: string, ip: string, options: { code?: boolean } = {}): Attempt {
+export function loginAttempt(
+  services: SessionsDeps,
+  hash: string,
+  ip: string,
+  options: { code?: boolean } = {},
+): Attempt {
   return {
     keys: [
       { key: lockoutKey.pair(hash, ip), policy: signInPolicies.loginPerPair },
@@ -183,7 +188,7 @@ export const notChecked = (reserved: string[]): GiveBack => ({
  * out, by the statement that writes the session (lockouts.repository.ts: giveBack), from the factors it wrote.
  */
 export function succeeded(
-  services: Pick<Services, 'secretKey'>,
+  services: Pick<SessionsDeps, 'secretKey'>,
   attempt: { hash: string; ip: string; reserved: string[]; complete?: boolean; familiar?: boolean },
 ): GiveBack {
   const { hash, ip, reserved } = attempt;
@@ -206,12 +211,12 @@ export const giveBackValues = (now: Date, back: GiveBack = { clear: [], refund: 
 });
 
 /** A give-back on its own statement. */
-export async function giveBack(services: Pick<Services, 'db' | 'now'>, back: GiveBack, db: Executor = services.db) {
+export async function giveBack(services: Pick<SessionsDeps, 'db' | 'now'>, back: GiveBack, db: Executor = services.db) {
   await giveBackAttempt(db, giveBackValues(services.now(), back));
 }
 
 /** Ends an identity's sign-in failures on record (a password reset): every lockout keyed by its identity hash. */
-export const clearSignInFailures = (services: Pick<Services, 'db'>, emailHash: string) =>
+export const clearSignInFailures = (services: Pick<SessionsDeps, 'db'>, emailHash: string) =>
   clearIdentityFailures(services.db, emailHash);
 
 /** The key of a user's sign-in lockouts (the identity hash of their e-mail address), if the user exists. */

@@ -9,7 +9,7 @@ import { oneTimeCodeEmail, oneTimeCodeSms } from '../../messages/sign-in-message
 import { keyedHash, randomDigits, safeEqual } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Executor } from '../../db/database';
-import type { Services } from '../../services';
+import type { SessionsDeps } from './sessions.deps';
 import { findSessionForUpdate, findUserById, revokeSessions, type Factors } from './sessions.repository';
 import {
   consumeChallenge,
@@ -34,7 +34,7 @@ export const maxAttempts = 5;
 /** Wrong codes in one pending session (over all its codes) that end it. */
 export const maxWrongCodesPerSession = 10;
 
-const hashCode = (services: Services, challengeId: string, code: string) =>
+const hashCode = (services: SessionsDeps, challengeId: string, code: string) =>
   keyedHash(services.secretKey, `otp\0${challengeId}\0${code}`);
 
 export function maskEmail(email: string): string {
@@ -71,7 +71,7 @@ export async function countWrongSecondFactor(
 
 /** `acceptLanguage`: the request's header, the sign-in app's language for a user who has not chosen one. */
 export async function sendOneTimeCode(
-  services: Services,
+  services: SessionsDeps,
   auth: SessionCaller,
   sessionId: string,
   kind: OtpKind,
@@ -90,7 +90,7 @@ export async function sendOneTimeCode(
   const validUntil = new Date(now.getTime() + codeLifetimeMs);
   const resendUnavailableUntil = new Date(now.getTime() + resendCooldownMs);
 
-  const assertCooledDown = async (db: Parameters<typeof findSessionForUpdate>[0] | Services['db']) => {
+  const assertCooledDown = async (db: Parameters<typeof findSessionForUpdate>[0] | SessionsDeps['db']) => {
     const until = await resendHeldUntil(db, sessionId, kind);
     if (until && until > now) throw tooManyRequests(until, 'Wait before asking for another code');
   };
@@ -140,7 +140,7 @@ export async function sendOneTimeCode(
 }
 
 export async function verifyOneTimeCode(
-  services: Services,
+  services: SessionsDeps,
   auth: SessionCaller,
   sessionId: string,
   kind: OtpKind,

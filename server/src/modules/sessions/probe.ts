@@ -1,5 +1,5 @@
 import { tooManyRequests } from '../../errors';
-import type { Services } from '../../services';
+import type { SessionsDeps } from './sessions.deps';
 import { checkPassword } from './credentials';
 import { limitAddress, lockoutValues, loginAttempt, succeeded, verdict } from './lockouts';
 import { probeAccount } from './probe.repository';
@@ -10,7 +10,7 @@ import { probeAccount } from './probe.repository';
  * lockouts, the same step-up at the per-identity ceiling) and to no budget of its own: nothing keyed by the
  * identity alone refuses the right password from an address the identity signs in from.
  */
-export async function probeHash(services: Services, input: { hash: string; password: string; ip: string }) {
+export async function probeHash(services: SessionsDeps, input: { hash: string; password: string; ip: string }) {
   // Lockouts, the attempt's reservation and the account in one round trip: the attempt is counted as a failure
   // before argon2 runs (so concurrent guesses get no more checks than sequential ones), the same way whether or
   // not the account lives here, and given back when the password is right.

@@ -7,25 +7,25 @@ import { sendOneTimeCode, verifyOneTimeCode } from './one-time-codes';
 import { createCoalertSession, createPasswordSession, endSession, refreshSession } from './sessions.service';
 import type { components } from '../../../../generated/core-api';
 import type { SessionCaller } from '../../shared/caller';
-import type { Services } from '../../services';
+import type { SessionsDeps } from './sessions.deps';
 import type { SessionBody } from './tokens';
 
 /**
  * Single sign-on (oidc, saml, skolon) lives in the sso module, which builds on this one; the composition root hands
  * its sign-in to these handlers, so the arrow points one way (sso -> sessions).
  */
-export interface SsoSignIn {
-  createSession(services: Services, input: { email: string; ip: string }): Promise<SessionBody>;
+export interface SsoSignIn<D extends SessionsDeps = SessionsDeps> {
+  createSession(services: D, input: { email: string; ip: string }): Promise<SessionBody>;
   /** The SSO branches of `createSessionChallenge`; undefined when the body is not an SSO challenge. */
   createChallenge(
-    services: Services,
+    services: D,
     auth: SessionCaller,
     sessionId: string,
     body: components['schemas']['CreateChallengeRequest'],
   ): Promise<components['schemas']['ChallengeResult'] | undefined>;
   /** The SSO branches of `verifySessionChallenge`; undefined when the body is not an SSO answer. */
   verifyChallenge(
-    services: Services,
+    services: D,
     auth: SessionCaller,
     sessionId: string,
     body: components['schemas']['VerifyChallengeRequest'],
@@ -36,18 +36,18 @@ export interface SsoSignIn {
  * Passkeys live in the passkeys module, which builds on this one (passkeys -> sessions): the composition root hands
  * its sign-in to these handlers, as it does single sign-on's.
  */
-export interface PasskeySignIn {
+export interface PasskeySignIn<D extends SessionsDeps = SessionsDeps> {
   /** `POST /sessions` with `grantType: passkey`. */
-  createSession(services: Services, input: { credential: PasskeyCredential; ip: string }): Promise<SessionBody>;
+  createSession(services: D, input: { credential: PasskeyCredential; ip: string }): Promise<SessionBody>;
   /** `POST /sessions/{id}/challenges` with `passkey`: request options for the session user's passkeys. */
   createChallenge(
-    services: Services,
+    services: D,
     auth: SessionCaller,
     sessionId: string,
   ): Promise<components['schemas']['PasskeyRequestOptions']>;
   /** `PATCH /sessions/{id}` with `passkey`: the second factor proven by one of the user's passkeys. */
   verifyChallenge(
-    services: Services,
+    services: D,
     auth: SessionCaller,
     sessionId: string,
     input: { credential: PasskeyCredential; ip: string },
@@ -56,14 +56,19 @@ export interface PasskeySignIn {
 
 export type PasskeyCredential = components['schemas']['PasskeyAuthenticationResponse'];
 
-export interface SignInWays {
-  sso: SsoSignIn;
-  passkey: PasskeySignIn;
+export interface SignInWays<D extends SessionsDeps = SessionsDeps> {
+  sso: SsoSignIn<D>;
+  passkey: PasskeySignIn<D>;
 }
 
 type CreateSessionBody = components['schemas']['CreateSessionRequest'];
 
-function startByGrant(services: Services, ways: SignInWays, body: CreateSessionBody, ip: string): Promise<SessionBody> {
+function startByGrant<D extends SessionsDeps>(
+  services: D,
+  ways: SignInWays<D>,
+  body: CreateSessionBody,
+  ip: string,
+): Promise<SessionBody> {
   switch (body.grantType) {
     case 'password':
       return createPasswordSession(services, { email: body.email, password: body.password, ip });
@@ -81,12 +86,13 @@ function startByGrant(services: Services, ways: SignInWays, body: CreateSessionB
 // Anything that is neither this module's nor single sign-on's is a body the contract let through.
 const unknownBody = () => new ApiError('BAD_REQUEST', { message: 'Unknown challenge' });
 
-export const sessionsHandlers = (
-  ways: SignInWays,
+export const sessionsHandlers = <D extends SessionsDeps>(
+  services: D,
+  ways: SignInWays<D>,
 ): PartialHandlers<
   'createSession' | 'refreshSession' | 'deleteSession' | 'createSessionChallenge' | 'verifySessionChallenge'
 > => ({
-  async createSession({ body, req, services }) {
+  async createSession({ body, req }) {
     const ip = clientAddress(req);
     const method = body.grantType;
     // The door admitted the request by this header (http/admission.ts): it must not have said something else.
@@ -110,18 +116,18 @@ export const sessionsHandlers = (
     }
   },
 
-  async refreshSession({ path, req, services }) {
+  async refreshSession({ path, req }) {
     const refreshToken = bearerToken(req);
     return { status: 200, body: await refreshSession(services, { sessionId: path.id, refreshToken }) };
   },
 
   async deleteSession(ctx) {
-    await endSession(ctx.services, { caller: requireAuth(ctx), sessionId: ctx.path.id });
+    await endSession(services, { caller: requireAuth(ctx), sessionId: ctx.path.id });
     return { status: 204 };
   },
 
   async createSessionChallenge(ctx) {
-    const { body, path, services } = ctx;
+    const { body, path } = ctx;
     const auth = requireAuth(ctx);
     const language = ctx.req.headers['accept-language'];
     if ('otpEmail' in body)
@@ -135,7 +141,7 @@ export const sessionsHandlers = (
   },
 
   async verifySessionChallenge(ctx) {
-    const { body, path, services } = ctx;
+    const { body, path } = ctx;
     const auth = requireAuth(ctx);
     const ip = clientAddress(ctx.req);
     if ('otpEmail' in body)

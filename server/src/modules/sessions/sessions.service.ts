@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, tooManyRequests } from '../../errors';
 import { emailHash, keyedHash } from '../../security/hashing';
-import type { Services } from '../../services';
+import type { SessionsDeps } from './sessions.deps';
 import type { Executor, Trx } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
 import { checkPassword, proofKey } from './credentials';
@@ -45,12 +45,12 @@ import {
 } from './tokens';
 
 /** A completed sign-in by a second factor (a code, a passkey): failures ended, the address given back and made familiar. */
-export async function secondFactorSucceeded(services: Services, hash: string, ip: string, reserved: string[]) {
+export async function secondFactorSucceeded(services: SessionsDeps, hash: string, ip: string, reserved: string[]) {
   await giveBack(services, succeeded(services, { hash, ip, reserved, complete: true }));
 }
 
 /** A checked attempt that compared nothing (no code to compare): what it reserved is given back. */
-export async function attemptNotChecked(services: Services, reserved: string[]): Promise<void> {
+export async function attemptNotChecked(services: SessionsDeps, reserved: string[]): Promise<void> {
   await giveBack(services, notChecked(reserved));
 }
 
@@ -59,7 +59,7 @@ export async function attemptNotChecked(services: Services, reserved: string[]):
  * transaction the session belongs to (a passkey sign-in writes it with the challenge it used up).
  */
 export function startSession(
-  services: Services,
+  services: SessionsDeps,
   userId: number,
   factors: StartingFactors,
   after?: GiveBack,
@@ -73,13 +73,13 @@ export function startSession(
  * provider asserts is bound to it when the factor is verified. Its factor is unverified, so it lives minutes, cannot
  * be refreshed and may only answer its own challenge or end itself.
  */
-export function startSsoSession(services: Services, ssoTenantId: number, factors: Factors): Promise<SessionBody> {
+export function startSsoSession(services: SessionsDeps, ssoTenantId: number, factors: Factors): Promise<SessionBody> {
   return openSession(services, { userId: null, ssoTenantId }, factors);
 }
 
 /** The session as written: its factors and its lifetime are the SQL rule's (sessions.repository.ts), not recomputed. */
 async function openSession(
-  services: Services,
+  services: SessionsDeps,
   owner: { userId: number } | { userId: null; ssoTenantId: number },
   factors: StartingFactors,
   after?: GiveBack,
@@ -103,7 +103,7 @@ async function openSession(
 }
 
 async function sessionBody(
-  services: Services,
+  services: SessionsDeps,
   session: { id: string; userId: number | null; refreshToken: string; factors: Factors },
 ): Promise<SessionBody> {
   const accessToken = await services.tokens.sign({
@@ -129,7 +129,7 @@ async function sessionBody(
  * session's factors and lifetime are those the statement wrote.
  */
 export async function createPasswordSession(
-  services: Services,
+  services: SessionsDeps,
   input: { email: string; password: string; ip: string },
 ): Promise<SessionBody> {
   const hash = emailHash(input.email);
@@ -171,14 +171,14 @@ export async function createPasswordSession(
 }
 
 const writtenBody = (
-  services: Services,
+  services: SessionsDeps,
   session: { id: string; userId: number; refreshToken: string },
   written: WrittenSession,
 ) => sessionBody(services, { ...session, factors: written.factors });
 
 /** A coAlert code signs in as the code's user, verified by the code, as often as its usage limit allows. */
 export async function createCoalertSession(
-  services: Services,
+  services: SessionsDeps,
   input: { code: string; ip: string },
 ): Promise<SessionBody> {
   // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
@@ -203,7 +203,7 @@ export async function createCoalertSession(
  * session is revoked. At most two statements, whatever the session's history.
  */
 export async function refreshSession(
-  services: Services,
+  services: SessionsDeps,
   input: { sessionId: string; refreshToken: string },
 ): Promise<SessionBody> {
   if (!input.refreshToken.startsWith(refreshTokenPrefix))
@@ -271,7 +271,7 @@ export async function refreshSession(
  * provider answered) owns only the session it is.
  */
 export async function endSession(
-  services: Services,
+  services: SessionsDeps,
   input: { caller: { userId: number | null; sessionId: string }; sessionId: string },
 ): Promise<void> {
   const { caller } = input;

@@ -7,7 +7,7 @@ import type { components } from '../../../../generated/core-api';
 import type { Executor } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
 import { keyedHash, randomToken } from '../../security/hashing';
-import type { Services } from '../../services';
+import type { SessionsDeps } from './sessions.deps';
 import { replaceRefreshToken, settleSession, type Factors } from './sessions.repository';
 import { sessionLifetimeMs } from './lifetimes';
 
@@ -23,19 +23,19 @@ export const inContractOrder = (factors: Factors): Factors =>
 
 export const refreshTokenPrefix = 'rt_';
 
-export const hashRefreshToken = (services: Services, token: string) =>
+export const hashRefreshToken = (services: SessionsDeps, token: string) =>
   keyedHash(services.secretKey, `refresh\0${token}`);
 
 export const newRefreshToken = () => refreshTokenPrefix + randomToken(32);
 
 /** The token that follows `token` in its chain (unguessable without the secret key). */
-export const successorRefreshToken = (services: Services, token: string) =>
+export const successorRefreshToken = (services: SessionsDeps, token: string) =>
   refreshTokenPrefix +
   createHmac('sha256', services.secretKey).update(`refresh-successor\0${token}`).digest('base64url');
 
 /** New tokens for a session outside the rotation (the second factor verified): earlier tokens become history. */
 export async function issueTokens(
-  services: Services,
+  services: SessionsDeps,
   db: Executor,
   session: { id: string; userId: number; factors: Factors },
 ): Promise<SessionBody> {
@@ -59,7 +59,7 @@ export async function issueTokens(
  * as any once nothing is left to prove) and gives it new tokens; earlier tokens become history.
  */
 export async function settleAndIssueTokens(
-  services: Services,
+  services: SessionsDeps,
   db: Executor,
   session: { id: string; userId: number; factors?: Factors },
 ): Promise<SessionBody> {

@@ -6,7 +6,7 @@ import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
 import type { SessionCaller } from '../../shared/caller';
 import { safeEqual } from '../../security/hashing';
-import type { Services } from '../../services';
+import type { SsoDeps } from './sso.deps';
 import { loadOidcClient } from '../integrations';
 import type { SessionBody } from '../sessions';
 import { client, exchangeError, oidcConfiguration, type OidcProvider } from './oidc-client';
@@ -24,7 +24,7 @@ type OidcChallenge = components['schemas']['OidcChallengeRequest'];
 type OidcAnswer = components['schemas']['OidcAnswer'];
 export type OidcKind = 'oidc' | 'skolon';
 
-async function providerFor(services: Services, kind: OidcKind, tenantId: number): Promise<OidcProvider> {
+async function providerFor(services: SsoDeps, kind: OidcKind, tenantId: number): Promise<OidcProvider> {
   const provider = kind === 'skolon' ? skolonProvider(services.config) : await loadOidcClient(services, tenantId);
   if (!provider)
     throw new ApiError('INVALID_SSO_CONFIGURATION', {
@@ -34,7 +34,7 @@ async function providerFor(services: Services, kind: OidcKind, tenantId: number)
 }
 
 export async function startOidcChallenge(
-  services: Services,
+  services: SsoDeps,
   auth: SessionCaller,
   sessionId: string,
   kind: OidcKind,
@@ -75,7 +75,7 @@ export async function startOidcChallenge(
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 
 export async function verifyOidcChallenge(
-  services: Services,
+  services: SsoDeps,
   auth: SessionCaller,
   sessionId: string,
   kind: OidcKind,

@@ -7,7 +7,7 @@ import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
 import type { SessionCaller } from '../../shared/caller';
 import { emailHash, keyedHash, randomToken } from '../../security/hashing';
-import type { Services } from '../../services';
+import type { SsoDeps } from './sso.deps';
 import type { SessionBody } from '../sessions';
 import { samlFor } from './saml-sp';
 import { isAllowedSsoRedirect } from './redirect-uri';
@@ -34,10 +34,10 @@ type AcsForm = components['schemas']['SamlAcsForm'];
 export type AcsError = 'saml_validation_failed' | 'user_not_found' | 'unauthorized_organization';
 
 const codeLifetimeMs = 2 * 60_000;
-const hashCode = (services: Services, code: string) => keyedHash(services.secretKey, `saml-code\0${code}`);
+const hashCode = (services: SsoDeps, code: string) => keyedHash(services.secretKey, `saml-code\0${code}`);
 
 export async function startSamlChallenge(
-  services: Services,
+  services: SsoDeps,
   auth: SessionCaller,
   sessionId: string,
   redirectUri: string,
@@ -91,7 +91,7 @@ function assertedEmail(profile: Record<string, unknown>): string | null {
 }
 
 /** The assertion consumer service: answers where to send the browser. */
-export async function consumeSamlResponse(services: Services, form: AcsForm): Promise<string> {
+export async function consumeSamlResponse(services: SsoDeps, form: AcsForm): Promise<string> {
   const relay = form.RelayState;
   if (relay === undefined || relay === '') {
     // No target named: the browser still gets a page, the sign-in app's SSO page with the error (never JSON).
@@ -166,7 +166,7 @@ export async function consumeSamlResponse(services: Services, form: AcsForm): Pr
 }
 
 export async function verifySamlCode(
-  services: Services,
+  services: SsoDeps,
   auth: SessionCaller,
   sessionId: string,
   code: string,

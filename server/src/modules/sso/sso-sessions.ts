@@ -11,7 +11,7 @@ import { addressKey } from '../../shared/client-address';
 import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
-import type { Services } from '../../services';
+import type { SsoDeps } from './sso.deps';
 import { holdSession, settleAndIssueTokens, startSsoSession, type SessionBody } from '../sessions';
 import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
@@ -20,7 +20,7 @@ export const challengeLifetimeMs = 10 * 60_000;
 
 const domainOf = (email: string) => email.trim().toLowerCase().split('@').pop() ?? '';
 
-export async function probeIdpDomain(services: Services, domain: string) {
+export async function probeIdpDomain(services: SsoDeps, domain: string) {
   const row = await findSsoDomain(services.db, domain);
   return {
     region: services.config.region,
@@ -35,7 +35,7 @@ export async function probeIdpDomain(services: Services, domain: string) {
  * any address at the domain. Nothing is checked, so no lockout moves; each grant counts towards its address's
  * rate limit, never given back.
  */
-export async function createSsoSession(services: Services, input: { email: string; ip: string }): Promise<SessionBody> {
+export async function createSsoSession(services: SsoDeps, input: { email: string; ip: string }): Promise<SessionBody> {
   const client = addressKey(input.ip, services.config.runtime.clientIpv6Prefix);
   await services.throttle.consume([`sso:grant:address:${client}`, policies.ssoGrantPerAddress]);
   const domain = await findSsoDomain(services.db, domainOf(input.email));
@@ -56,7 +56,7 @@ export interface SsoTarget {
  * at the grant). The redirect URI must be one of the sign-in app's pages.
  */
 export async function ssoTargetOf(
-  services: Services,
+  services: SsoDeps,
   auth: SessionCaller,
   sessionId: string,
   kind: SsoKind,
@@ -78,7 +78,7 @@ export async function ssoTargetOf(
  * Whether the identity provider may speak for this address: its domain (after the last `@`, case-insensitive, no
  * subdomains) is registered to the sign-in's tenant and kind. Refusals are logged with the domain, never the address.
  */
-export async function assertedForOwnDomain(services: Services, target: SsoTarget, email: string): Promise<boolean> {
+export async function assertedForOwnDomain(services: SsoDeps, target: SsoTarget, email: string): Promise<boolean> {
   const domain = domainOf(email);
   const row = await findSsoDomain(services.db, domain);
   if (row?.tenant_id === target.tenantId && row.kind === target.kind) return true;
@@ -90,14 +90,14 @@ export async function assertedForOwnDomain(services: Services, target: SsoTarget
 }
 
 /** The user the identity provider asserted, if an active member of the tenant. */
-export async function memberByAssertedEmail(services: Services, tenantId: number, email: string) {
+export async function memberByAssertedEmail(services: SsoDeps, tenantId: number, email: string) {
   const member = await findActiveMember(services.db, tenantId, emailHash(email));
   return member?.active ? member : undefined;
 }
 
 /** Verifies the factor: the session now belongs to the asserted user, with fresh tokens. */
 export async function completeSsoSession(
-  services: Services,
+  services: SsoDeps,
   sessionId: string,
   kind: SsoKind,
   userId: number,

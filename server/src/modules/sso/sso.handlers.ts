@@ -3,7 +3,7 @@ import type { SessionCaller } from '../../shared/caller';
 import type { PartialHandlers } from '../../http/operations';
 import { policies } from '../../security/throttle';
 import { clientKey } from '../../shared/client-address';
-import type { Services } from '../../services';
+import type { SsoDeps } from './sso.deps';
 import type { SsoSignIn } from '../sessions';
 import type { SessionBody } from '../sessions';
 import { startOidcChallenge, verifyOidcChallenge } from './oidc-flow';
@@ -16,7 +16,7 @@ type AnswerBody = components['schemas']['VerifyChallengeRequest'];
 
 /** The SSO branches of `createSessionChallenge`; undefined when the body is not an SSO challenge. */
 export async function createSsoChallenge(
-  services: Services,
+  services: SsoDeps,
   auth: SessionCaller,
   sessionId: string,
   body: ChallengeBody,
@@ -30,7 +30,7 @@ export async function createSsoChallenge(
 
 /** The SSO branches of `verifySessionChallenge`; undefined when the body is not an SSO answer. */
 export async function verifySsoChallenge(
-  services: Services,
+  services: SsoDeps,
   auth: SessionCaller,
   sessionId: string,
   body: AnswerBody,
@@ -42,16 +42,16 @@ export async function verifySsoChallenge(
 }
 
 /** This module's sign-in, for the sessions module's handlers (registered by the composition root). */
-export const ssoSignIn: SsoSignIn = {
+export const ssoSignIn: SsoSignIn<SsoDeps> = {
   createSession: createSsoSession,
   createChallenge: createSsoChallenge,
   verifyChallenge: verifySsoChallenge,
 };
 
-export const ssoHandlers: PartialHandlers<
-  'probeIdpDomain' | 'getSamlServiceProviderMetadata' | 'consumeSamlAssertion'
-> = {
-  async probeIdpDomain({ path, req, services }) {
+export const ssoHandlers = (
+  services: SsoDeps,
+): PartialHandlers<'probeIdpDomain' | 'getSamlServiceProviderMetadata' | 'consumeSamlAssertion'> => ({
+  async probeIdpDomain({ path, req }) {
     await services.throttle.consume([
       `probe:idp:address:${clientKey(req, services.config.runtime.clientIpv6Prefix)}`,
       policies.probePerAddress,
@@ -59,11 +59,11 @@ export const ssoHandlers: PartialHandlers<
     return { status: 200, body: await probeIdpDomain(services, path.idpDomain) };
   },
 
-  async getSamlServiceProviderMetadata({ services }) {
+  async getSamlServiceProviderMetadata() {
     return { status: 200, contentType: 'application/samlmetadata+xml', body: spMetadata(services.config) };
   },
 
-  async consumeSamlAssertion({ body, services }) {
+  async consumeSamlAssertion({ body }) {
     return { status: 302, headers: { Location: await consumeSamlResponse(services, body) } };
   },
-};
+});

@@ -6,28 +6,29 @@ import {
   updateOwnProfile,
   updateOwnSettings,
 } from './users.service';
+import type { UsersDeps } from './users.deps';
 
 type UserOperations = 'getUser' | 'updateUser' | 'getUserSettings' | 'updateUserSettings' | 'getUserPermissions';
 
-export const userHandlers: PartialHandlers<UserOperations> = {
+export const userHandlers = (services: UsersDeps): PartialHandlers<UserOperations> => ({
   getUser: async (ctx) => ({
     status: 200,
-    body: await getUserProfile(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId),
+    body: await getUserProfile(services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId),
   }),
   updateUser: async (ctx) => ({
     status: 200,
-    body: await updateOwnProfile(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId, ctx.body),
+    body: await updateOwnProfile(services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId, ctx.body),
   }),
   getUserSettings: async (ctx) => ({
     status: 200,
-    body: await getOwnSettings(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId),
+    body: await getOwnSettings(services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId),
   }),
   updateUserSettings: async (ctx) => ({
     status: 200,
-    body: await updateOwnSettings(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId, ctx.body),
+    body: await updateOwnSettings(services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId, ctx.body),
   }),
   getUserPermissions: async (ctx) => ({
     status: 200,
-    body: await getOwnPermissions(ctx.services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId),
+    body: await getOwnPermissions(services, requireAuth(ctx), requireTenant(ctx), ctx.path.userId),
   }),
-};
+});

@@ -3,7 +3,7 @@
 import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
-import type { Services } from '../../services';
+import type { UsersDeps } from './users.deps';
 import { seesUser } from '../groups';
 import { defaultUserSettings } from './default-settings';
 import { buildPermissions, permissionAreas, type UserPermissions } from './permission-flags';
@@ -23,7 +23,7 @@ type UpdateUserSettingsRequest = components['schemas']['UpdateUserSettingsReques
 const notFound = () => new ApiError('NOT_FOUND', { message: 'User not found' });
 
 /** The target user if the caller may see them: themself, or a visible member of the tenant. Else 404. */
-async function visibleUser(services: Services, auth: AuthContext, tenantId: number, userId: number): Promise<UserRow> {
+async function visibleUser(services: UsersDeps, auth: AuthContext, tenantId: number, userId: number): Promise<UserRow> {
   const user = await findTenantUser(services.db, tenantId, userId);
   if (!user) throw notFound();
   if (userId === auth.userId) return user;
@@ -32,14 +32,14 @@ async function visibleUser(services: Services, auth: AuthContext, tenantId: numb
 }
 
 /** Only the user themself; another visible user answers 403, an invisible one 404 (existence is not revealed). */
-async function ownUser(services: Services, auth: AuthContext, tenantId: number, userId: number): Promise<UserRow> {
+async function ownUser(services: UsersDeps, auth: AuthContext, tenantId: number, userId: number): Promise<UserRow> {
   const user = await visibleUser(services, auth, tenantId, userId);
   if (userId !== auth.userId) throw new ApiError('FORBIDDEN', { message: 'Only the user themself may do this' });
   return user;
 }
 
 export async function getUserProfile(
-  services: Services,
+  services: UsersDeps,
   auth: AuthContext,
   tenantId: number,
   userId: number,
@@ -48,7 +48,7 @@ export async function getUserProfile(
 }
 
 export async function updateOwnProfile(
-  services: Services,
+  services: UsersDeps,
   auth: AuthContext,
   tenantId: number,
   userId: number,
@@ -72,7 +72,7 @@ const toSettings = (row: typeof defaultUserSettings): UserSettings => ({
 });
 
 export async function getOwnSettings(
-  services: Services,
+  services: UsersDeps,
   auth: AuthContext,
   tenantId: number,
   userId: number,
@@ -82,7 +82,7 @@ export async function getOwnSettings(
 }
 
 export async function updateOwnSettings(
-  services: Services,
+  services: UsersDeps,
   auth: AuthContext,
   tenantId: number,
   userId: number,
@@ -113,7 +113,7 @@ function completePermissions(stored: Record<string, Record<string, boolean | num
 }
 
 export async function getOwnPermissions(
-  services: Services,
+  services: UsersDeps,
   auth: AuthContext,
   tenantId: number,
   userId: number,

@@ -1,0 +1,13 @@
+// The ports the integrations module uses, in one place; the composition root (modules/registry.ts) hands it
+// exactly these.
+import type { Config } from '../../config';
+import type { Db } from '../../db/database';
+
+export interface IntegrationsDeps {
+  config: Config;
+  db: Db;
+  /** Key for HMACs of stored secrets and for encryption at rest. */
+  secretKey: Buffer;
+  /** The clock. */
+  now: () => Date;
+}
