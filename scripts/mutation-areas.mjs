@@ -27,19 +27,28 @@ export const areas = {
       'server/src/modules/sessions/lockout*.ts',
       'server/src/modules/sessions/credentials.ts',
     ],
+    // Every sign-in suite: the lockouts guard the password, the codes and the probe alike, and the familiar
+    // source, keep-out and second-factor suites test their edges.
     tests: [
-      'server/test/sessions/lockouts.test.ts',
-      'server/test/sessions/ipv6-network-limits.test.ts',
+      'server/test/sessions/*.test.ts',
       'server/test/contract/throttled-contract.test.ts',
-      'server/test/sessions/lockout*.test.ts',
       'server/test/probes/*.test.ts',
-      'server/test/sessions/password-sessions.test.ts',
+      'server/test/security/sending-quotas.test.ts',
     ],
   },
   // One-time codes (e-mail and text message sign-in, password links).
   'one-time-codes': {
     mutate: ['server/src/modules/sessions/one-time-codes.ts'],
-    tests: ['server/test/sessions/one-time-code*.test.ts', 'server/test/passwords/password-links.test.ts'],
+    // The second-factor suites attack the codes (ten wrong codes end the session, the lockouts they count
+    // towards); the delivery suite sends them in every language.
+    tests: [
+      'server/test/sessions/one-time-code*.test.ts',
+      'server/test/sessions/second-factor.test.ts',
+      'server/test/sessions/keep-out.test.ts',
+      'server/test/sessions/lockouts.test.ts',
+      'server/test/messages/sign-in-delivery.test.ts',
+      'server/test/passwords/password-links.test.ts',
+    ],
   },
   // Sign-in and sessions: the session rule, refresh, sign-out, second factor; whatever else of the module the areas
   // above leave.
@@ -67,6 +76,7 @@ export const areas = {
     mutate: ['server/src/modules/scim/scim-auth.ts', 'server/src/modules/api-keys/api-keys.service.ts'],
     tests: [
       'server/test/scim/scim-auth*.test.ts',
+      'server/test/scim/scim-groups.test.ts',
       'server/test/scim/scim-users.test.ts',
       'server/test/api-keys/*.test.ts',
     ],
