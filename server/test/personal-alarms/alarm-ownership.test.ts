@@ -107,7 +107,10 @@ describe("a member cannot change a colleague's personal alarm", () => {
       recipientUserIds: [maria.id],
     });
     expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('FORBIDDEN');
+    expect(res.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: "Only the alarm's owner or an administrator of the tenant may change this personal alarm",
+    });
     expect(await alarmRow(id)).toEqual(before);
     expect(await recipientsOf(id)).toEqual([colleague]);
     expect((await changesOf(id)).map((c) => c.action)).toEqual(['create']);
@@ -115,7 +118,11 @@ describe("a member cannot change a colleague's personal alarm", () => {
 
   test("starting a colleague's stopped alarm answers 403", async () => {
     const id = await eriksAlarm(false);
-    expect((await as(maria).post(`/${id}/activate`)).status).toBe(403);
+    const res = await as(maria).post(`/${id}/activate`);
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toBe(
+      "Only the alarm's owner or an administrator of the tenant may start this personal alarm",
+    );
     expect((await alarmRow(id)).active).toBe(false);
   });
 
@@ -163,6 +170,16 @@ describe('every change of an alarm is recorded: who, when, what', () => {
       recipientUserIds: [colleague, operator.id],
     });
     expect(res.status).toBe(200);
+    // The notice is a durable job, stored under the name the job handlers know it by (it survives a restart or an
+    // upgrade in the queue).
+    const [notice] = await ctx.services.db
+      .selectFrom('jobs')
+      .select(['kind', 'payload'])
+      .where('dedupe_key', 'like', 'alarm-change:%')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    expect(notice).toMatchObject({ kind: 'alarm.changed', payload: { alarmId: id } });
     const changes = await changesOf(id);
     expect(changes.at(-1)).toMatchObject({
       actor_id: operator.id,
