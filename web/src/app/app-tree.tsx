@@ -1,19 +1,9 @@
-import { type ReactElement, StrictMode, useEffect } from 'react';
+import { type ReactElement, StrictMode, useCallback, useRef } from 'react';
 import type { i18n as I18n } from 'i18next';
 import { I18nextProvider } from 'react-i18next';
 import { AppRoutes } from './app-routes';
 import { ErrorBoundary } from './error-boundary';
-import { READY_MARK } from './hydration';
-
-/** Marks the moment the app's first render is committed: from then on the page is the app's ("usable"). */
-function Ready({ onReady }: { onReady?: () => void }) {
-  useEffect(() => {
-    // (jsdom, which the unit tests run in, has no User Timing.)
-    if (typeof performance.mark === 'function') performance.mark(READY_MARK);
-    onReady?.();
-  }, [onReady]);
-  return null;
-}
+import { READY_MARK, ReadyContext } from './hydration';
 
 /**
  * The whole app, as the browser runs it (main.tsx, in a BrowserRouter) and as the build prerenders the login screen
@@ -27,13 +17,24 @@ export function AppTree({
   i18n: I18n;
   /** Wraps the routes in the router of the place it runs. */
   router: (routes: ReactElement) => ReactElement;
+  /** Once, when the first page is committed (hydrated or rendered): from then on the page is the app's. */
   onReady?: () => void;
 }) {
+  // A page's Ready stands inside its error boundary, which starts afresh on every navigation: only the first counts.
+  const fired = useRef(false);
+  const ready = useCallback(() => {
+    if (fired.current) return;
+    fired.current = true;
+    // (jsdom, which the unit tests run in, has no User Timing.)
+    if (typeof performance.mark === 'function') performance.mark(READY_MARK);
+    onReady?.();
+  }, [onReady]);
   return (
     <StrictMode>
       <I18nextProvider i18n={i18n}>
-        <ErrorBoundary>{router(<AppRoutes />)}</ErrorBoundary>
-        <Ready onReady={onReady} />
+        <ReadyContext.Provider value={ready}>
+          <ErrorBoundary>{router(<AppRoutes />)}</ErrorBoundary>
+        </ReadyContext.Provider>
       </I18nextProvider>
     </StrictMode>
   );

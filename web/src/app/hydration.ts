@@ -1,7 +1,21 @@
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
 
-/** The performance mark the app sets once its first render is committed (hydrated or rendered): "usable". */
+/** The performance mark the app sets once its first page is committed (hydrated or rendered): "usable". */
 export const READY_MARK = 'sign-in:ready';
+
+/** Called by `Ready` when a page is committed; the app tree (app-tree.tsx) acts on the first call only. */
+export const ReadyContext = createContext<(() => void) | undefined>(undefined);
+
+/**
+ * Says a page is committed. It stands inside the page's Suspense boundary (app/layout.tsx), after the page: React
+ * may hydrate a boundary after the rest of the tree, and a language switched before the page itself is hydrated
+ * would meet the prerendered text in the other language (a hydration mismatch).
+ */
+export function Ready(): null {
+  const ready = useContext(ReadyContext);
+  useEffect(() => ready?.(), [ready]);
+  return null;
+}
 
 const subscribe = () => () => undefined;
 

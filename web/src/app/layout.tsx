@@ -6,6 +6,7 @@ import { Loading } from '../components/loading';
 import { Announcer } from './announcer';
 import { ErrorBoundary } from './error-boundary';
 import { Footer } from './footer';
+import { Ready } from './hydration';
 import { LanguagePicker } from './language-picker';
 
 export function Layout() {
@@ -26,6 +27,7 @@ export function Layout() {
           <ErrorBoundary key={pathname}>
             <Suspense fallback={<Loading />}>
               <Outlet />
+              <Ready />
             </Suspense>
           </ErrorBoundary>
         </main>
