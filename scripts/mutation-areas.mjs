@@ -60,6 +60,10 @@ export const areas = {
       'server/test/sessions/second-factor.test.ts',
       'server/test/sessions/refresh-chain.test.ts',
       'server/test/passkeys/second-factor.test.ts',
+      // The grants the sessions module dispatches to other modules, and the grant-type header the door reads.
+      'server/test/passkeys/passwordless.test.ts',
+      'server/test/coalert-codes/*.test.ts',
+      'server/test/http/admission.test.ts',
     ],
   },
   // Single sign-on (OIDC, SAML, Skolon): the flows and the sessions they open; the handlers are thin.
