@@ -182,7 +182,8 @@ describe('verifying a code', () => {
     });
   });
 
-  test('the tenth wrong code ends the sign-in and says so', async () => {
+  test('the tenth wrong code ends that sign-in, says so, and ends no other session', async () => {
+    const bystander = await pendingSession();
     const s = await pendingSession();
     let last: Answer | undefined;
     for (let round = 0; round < 2; round++) {
@@ -195,6 +196,15 @@ describe('verifying a code', () => {
       status: 401,
       code: 'INVALID_CREDENTIALS',
       message: 'Too many wrong codes: the sign-in has ended, sign in again',
+    });
+    const ended = await ctx.services.db
+      .selectFrom('sessions')
+      .select(['id', 'revoked_reason'])
+      .where('id', 'in', [s.id, bystander.id])
+      .execute();
+    expect(Object.fromEntries(ended.map((row) => [row.id, row.revoked_reason]))).toEqual({
+      [s.id]: 'second_factor_failures',
+      [bystander.id]: null,
     });
   });
 
@@ -235,6 +245,27 @@ describe('verifying a code', () => {
       code: 'INVALID_SESSION',
       message: 'The session has ended',
     });
+  });
+
+  test('a wrong code costs a failure that stays on record; a request that compared none leaves the record as it was', async () => {
+    const failures = async () =>
+      Number(
+        (
+          await ctx.services.db
+            .selectFrom('throttles')
+            .select((eb) => eb.fn.sum<string>('count').as('n'))
+            .executeTakeFirstOrThrow()
+        ).n ?? 0,
+      );
+    const s = await pendingSession();
+    const from = address();
+    const before = await failures();
+    await verify(s, '123456', from);
+    expect(await failures()).toBe(before);
+    await ask(s, 'otpEmail', from);
+    const asked = await failures();
+    await verify(s, wrong(await sentCode(s.email)), from);
+    expect(await failures()).toBeGreaterThan(asked);
   });
 
   test('a session revoked after its request was authenticated is refused inside the transaction', async () => {

@@ -180,14 +180,14 @@ export async function verifyOneTimeCode(
   });
   if ('error' in outcome && outcome.error) {
     // Refused before any code was compared: the attempt costs nothing.
-    if (!('compared' in outcome)) await attemptNotChecked(services, reserved);
+    if ((outcome as { compared?: boolean }).compared !== true) await attemptNotChecked(services, reserved);
     const messages = {
       INVALID_SESSION: 'The session has ended',
       INVALID_CREDENTIALS: 'Incorrect verification code',
       MFA_TOKEN_EXPIRED: 'The verification code has expired',
     };
     const message =
-      'usedUp' in outcome && outcome.usedUp
+      'usedUp' in outcome
         ? 'Too many wrong codes: ask for a new code'
         : 'ended' in outcome && outcome.ended
           ? 'Too many wrong codes: the sign-in has ended, sign in again'
