@@ -2,7 +2,7 @@
 // after the other, on the embedded database. Reports and incremental files in reports/mutation/; the table of
 // scores is printed at the end (docs/testing.md keeps the latest).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { areas } from './mutation-areas.mjs';
 
@@ -11,6 +11,17 @@ const names = process.argv.slice(2);
 for (const name of names) if (!areas[name]) throw new Error(`unknown area ${name}: ${Object.keys(areas).join(', ')}`);
 
 const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+
+/** A report's text with the project's absolute paths (and those of Stryker's sandboxes in it) made relative. */
+function relativePaths(text) {
+  const escaped = JSON.stringify(root)
+    .slice(1, -1)
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text
+    .replace(new RegExp(`${escaped}/\\.stryker-tmp/sandbox-[A-Za-z0-9]+/`, 'g'), '')
+    .replace(new RegExp(`"projectRoot":( ?)"${escaped}"`, 'g'), '"projectRoot":$1"."')
+    .replace(new RegExp(`${escaped}/`, 'g'), '');
+}
 const rows = [];
 let failed = false;
 for (const name of names.length ? names : Object.keys(areas)) {
@@ -19,6 +30,12 @@ for (const name of names.length ? names : Object.keys(areas)) {
   delete env.TEST_DATABASE_URL;
   const run = spawnSync(process.execPath, [stryker, 'run'], { cwd: root, env, stdio: 'inherit' });
   if (run.status !== 0) failed = true;
+  // The reports are committed: paths inside them (stack traces, the project's root, Stryker's sandbox) are made
+  // relative to the project, so they name no machine.
+  for (const file of [`${name}.json`, `${name}.incremental.json`]) {
+    const path = join(root, 'reports', 'mutation', file);
+    if (existsSync(path)) writeFileSync(path, relativePaths(readFileSync(path, 'utf8')));
+  }
   const report = join(root, 'reports', 'mutation', `${name}.json`);
   if (!existsSync(report)) continue;
   for (const [file, { mutants }] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) {
