@@ -15,13 +15,7 @@ const advance = (ms: number) => void (offset += ms);
 
 let ctx: TestContext;
 let server: Server;
-let send: (
-  from: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-) => Promise<Answer>;
+let send: Awaited<ReturnType<typeof listen>>['send'];
 beforeAll(async () => {
   ctx = await createTestContext({ now });
   ({ server, send } = await listen(ctx.app));
@@ -59,6 +53,21 @@ const verify = (s: Pending, code: string, from = address(), kind: 'otpEmail' | '
   send(from, 'PATCH', `/core/v1/sessions/${s.id}`, { [kind]: { code } }, english(s.accessToken));
 const sentCode = async (to: string) => codeFrom((await latestOutboxMessage(ctx.services, to))!.body);
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+/** The caller of a session as the authentication builds it from the session's row. */
+const callerOf = async (sessionId: string) => {
+  const session = await ctx.services.db
+    .selectFrom('sessions')
+    .select(['user_id', 'factors'])
+    .where('id', '=', sessionId)
+    .executeTakeFirstOrThrow();
+  return {
+    userId: session.user_id,
+    sessionId,
+    factors: session.factors as Record<string, 'verified' | 'unverified'>,
+    permissions: null,
+    ssoTenantId: null,
+  };
+};
 const refusal = (res: Answer) => ({
   status: res.status,
   code: (res.body as { error?: { code: string } }).error?.code,
@@ -228,19 +237,9 @@ describe('verifying a code', () => {
     const s = await pendingSession();
     await ask(s, 'otpEmail');
     const code = await sentCode(s.email);
-    const session = await ctx.services.db
-      .selectFrom('sessions')
-      .select(['user_id', 'factors'])
-      .where('id', '=', s.id)
-      .executeTakeFirstOrThrow();
-    const auth = {
-      userId: session.user_id,
-      sessionId: s.id,
-      factors: session.factors as Record<string, 'verified' | 'unverified'>,
-      permissions: null,
-      ssoTenantId: null,
-    };
-    await ctx.services.db.deleteFrom('users').where('id', '=', session.user_id!).execute();
+    const auth = await callerOf(s.id);
+    const userId = auth.userId!;
+    await ctx.services.db.deleteFrom('users').where('id', '=', userId).execute();
     await expect(verifyOneTimeCode(ctx.services, auth, s.id, 'otpEmail', code, address())).rejects.toMatchObject({
       code: 'INVALID_SESSION',
       message: 'The session has ended',
@@ -272,19 +271,8 @@ describe('verifying a code', () => {
     const s = await pendingSession();
     await ask(s, 'otpEmail');
     const code = await sentCode(s.email);
-    const caller = await ctx.services.db
-      .selectFrom('sessions')
-      .select(['user_id', 'factors'])
-      .where('id', '=', s.id)
-      .executeTakeFirstOrThrow();
     // What the authentication saw, then the session ends before the answer is checked.
-    const auth = {
-      userId: caller.user_id,
-      sessionId: s.id,
-      factors: caller.factors as Record<string, 'verified' | 'unverified'>,
-      permissions: null,
-      ssoTenantId: null,
-    };
+    const auth = await callerOf(s.id);
     await ctx.services.db.updateTable('sessions').set({ revoked_at: now() }).where('id', '=', s.id).execute();
     await expect(verifyOneTimeCode(ctx.services, auth, s.id, 'otpEmail', code, address())).rejects.toMatchObject({
       code: 'INVALID_SESSION',
