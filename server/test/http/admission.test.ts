@@ -51,7 +51,9 @@ async function door(options: Partial<AdmissionOptions>): Promise<Door> {
       maxInFlight: 4,
       latencyTargetMs: 100,
       maxQueued: 8,
-      deadlineMs: 300,
+      // Far from the waits of the tests that are not about the deadline, so a loaded machine (a mutation run, two
+      // Jest workers) does not turn a queued request into a refusal; the deadline's own tests set theirs.
+      deadlineMs: 2_000,
       targetMs: 20,
       signInSlots: () => 2,
       ...options,
@@ -208,15 +210,16 @@ describe('class (a): signed-in users', () => {
     // but it shrinks interval after interval, so each request may still wait the deadline; only a queue that does
     // not shrink is standing.
     await d.close();
-    d = await door({ deadlineMs: 400, targetMs: 20, intervalMs: 100, maxQueued: 20 });
+    d = await door({ deadlineMs: 1_000, targetMs: 20, intervalMs: 250, maxQueued: 20 });
     const answers = [1, 2, 3, 4].map(() => get(d, '/core/v1/tenants'));
     await until(() => d.held.length === 4);
     answers.push(...Array.from({ length: 12 }, () => get(d, '/core/v1/tenants')));
     await until(() => d.admission.queued().a === 12);
-    // Every 50 ms four answers leave and three requests join: one fewer each step, 600 ms to empty (longer than the
-    // deadline), while each request waits about three steps (150 ms, well inside it).
+    // Every 125 ms four answers leave and three requests join: one fewer each step, 1.5 s to empty (longer than the
+    // deadline), while each request waits about three steps (375 ms, well inside it, even when a loaded machine
+    // stretches a step).
     for (let step = 0; step < 12; step++) {
-      await sleep(50);
+      await sleep(125);
       d.held.splice(0, 4).forEach((h) => h.release());
       answers.push(...[1, 2, 3].map(() => get(d, '/core/v1/tenants')));
     }
