@@ -40,18 +40,24 @@ for (const name of names.length ? names : Object.keys(areas)) {
   if (!existsSync(report)) continue;
   for (const [file, { mutants }] of Object.entries(JSON.parse(readFileSync(report, 'utf8')).files)) {
     const count = (status) => mutants.filter((m) => m.status === status).length;
-    const [killed, timeout, survived, noCoverage] = ['Killed', 'Timeout', 'Survived', 'NoCoverage'].map(count);
+    const [killed, timeout, survived, noCoverage, ignored] = [
+      'Killed',
+      'Timeout',
+      'Survived',
+      'NoCoverage',
+      'Ignored',
+    ].map(count);
     const tested = killed + timeout + survived + noCoverage;
     // Stryker's score: a mutant that times out counts as detected; one no test reaches counts as survived.
     const score = tested ? `${((100 * (killed + timeout)) / tested).toFixed(1)} %` : 'n/a';
-    rows.push({ area: name, file, killed, timeout, survived, noCoverage, score });
+    rows.push({ area: name, file, killed, timeout, survived, noCoverage, ignored, score });
   }
 }
 console.log(
-  '\n| Area | File | Killed | Timed out | Survived | No coverage | Score |\n|---|---|---:|---:|---:|---:|---:|',
+  '\n| Area | File | Killed | Timed out | Survived | No coverage | Ignored | Score |\n|---|---|---:|---:|---:|---:|---:|---:|',
 );
 for (const r of rows)
   console.log(
-    `| ${r.area} | \`${r.file}\` | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.noCoverage} | ${r.score} |`,
+    `| ${r.area} | \`${r.file}\` | ${r.killed} | ${r.timeout} | ${r.survived} | ${r.noCoverage} | ${r.ignored} | ${r.score} |`,
   );
 process.exit(failed ? 1 : 0);
