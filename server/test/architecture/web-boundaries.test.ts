@@ -2,15 +2,7 @@
 // silently stops matching (a renamed folder, a glob that no longer resolves) would let every wrong import through,
 // so these tests lint deliberately wrong code, placed as if it were a source file, and expect the rule to report it;
 // and lint allowed code placed the same way, so a wall drawn too wide is caught too.
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-
-const root = join(__dirname, '..', '..', '..');
-
-interface LintMessage {
-  ruleId: string | null;
-  message: string;
-}
+import { lintCases, type LintMessage } from './lint-cases';
 
 /** Each case: a fixture (under fixtures/web) and where it is linted as. */
 const cases = {
@@ -38,14 +30,7 @@ let linted: Record<Case, LintMessage[]>;
 
 beforeAll(() => {
   const names = Object.keys(cases) as Case[];
-  const input = names.map((name) => ({ fixture: `web/${cases[name][0]}`, asFile: cases[name][1] }));
-  const run = spawnSync(process.execPath, [join(__dirname, 'lint-as.mjs')], {
-    cwd: root,
-    input: JSON.stringify(input),
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`lint-as.mjs failed: ${run.stderr}`);
-  const answers = JSON.parse(run.stdout) as LintMessage[][];
+  const answers = lintCases(names.map((name) => ({ fixture: `web/${cases[name][0]}`, asFile: cases[name][1] })));
   linted = Object.fromEntries(names.map((name, index) => [name, answers[index]])) as Record<Case, LintMessage[]>;
 }, 120_000);
 
