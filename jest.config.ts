@@ -119,6 +119,9 @@ const config: Config = {
     },
   ],
   testTimeout: 30_000,
+  // The longest files first, from the committed durations when Jest's cache has none (a fresh clone): a long browser
+  // suite that starts last leaves the other worker idle while it runs (test-support/sequencer.cjs).
+  testSequencer: '<rootDir>/test-support/sequencer.cjs',
   // Two test files at a time. Left to itself Jest takes one worker fewer than the cores, which on a 2-core machine
   // means one file at a time in Jest's own process; yet most files spend much of their time waiting (on a
   // database, on servers and browsers they started), so two share two cores well. Every file has its own

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: the contract lint, the drift guard, the type check, the code lint and every Jest suite, then one
-// closing line `N passed, N failed` that sums them all (each static check counts as one).
-import { spawnSync } from 'node:child_process';
+// `npm test`: the contract lint, the drift guard, the type check, the code lint and the contract tests from outside
+// (side by side), then every Jest suite, then one closing line `N passed, N failed` that sums them all (each static
+// check counts as one).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,21 +29,62 @@ function step(name, command, args, env = {}) {
   return ok;
 }
 
+/** Runs a command with its output kept, for steps that run side by side and are printed one after the other. */
+function quietly(command, args) {
+  const start = performance.now();
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => done({ status: null, output: `${output}${error}\n`, took: since(start) }));
+    child.on('close', (status) => done({ status, output, took: since(start) }));
+  });
+}
+
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const started = performance.now();
-for (const [name, script] of [
+
+// The static checks and the contract tests from outside need no Jest and do not meet (each check reads the tree;
+// the contract tests start their own region on a free port in a temporary folder): they run side by side, which on
+// two cores takes about as long as the longest of them rather than their sum (docs/testing.md), and each one's
+// output is printed whole when it ends, in this order.
+const staticChecks = [
   ['lint the contract (npm run lint:api)', 'lint:api'],
   ['generated/ is in step with openapi/ (npm run check:generated)', 'check:generated'],
   ['type check (npm run typecheck)', 'typecheck'],
   ['lint, with the module boundaries (npm run lint)', 'lint'],
   ['the code is formatted (npm run format:check; npx prettier --write to fix)', 'format:check'],
   ['the lock file serves `npm ci` on every platform (npm run check:lock)', 'check:lock'],
-]) {
-  if (step(name, npm, ['run', '--silent', script])) passed++;
+].map(([name, script]) => ({ name, run: quietly(npm, ['run', '--silent', script]) }));
+// The contract from outside the code: Arazzo workflows and Portman contract tests against a live region
+// (scripts/contract-tests.mjs, ~40 s); each workflow and each newman assertion counts. CONTRACT_TESTS=0 skips it.
+const contract =
+  process.env.CONTRACT_TESTS === '0' ? null : quietly(process.execPath, [join(root, 'scripts', 'contract-tests.mjs')]);
+
+for (const { name, run } of staticChecks) {
+  console.log(`\n▶ ${name}`);
+  const { status, output, took } = await run;
+  process.stdout.write(output);
+  console.log(`${status === 0 ? '✔' : '✘'} ${name} (${took})`);
+  if (status === 0) passed++;
   else failed++;
 }
-
 console.log(`\nstatic checks: ${since(started)}`);
+
+if (contract) {
+  console.log('\n▶ contract tests from outside (npm run test:contract)');
+  const { status, output, took } = await contract;
+  process.stdout.write(output);
+  const counted = /(\d+) passed, (\d+) failed\s*$/.exec(output);
+  if (counted) {
+    passed += Number(counted[1]);
+    failed += Number(counted[2]);
+  }
+  if (!counted || (status !== 0 && Number(counted[2]) === 0)) failed++;
+  console.log(`${status === 0 ? '✔' : '✘'} contract tests from outside (${took})`);
+}
+console.log(`\nstatic checks and contract tests: ${since(started)}`);
 
 // JEST_RESULTS=<file> keeps Jest's JSON report (per-file durations and test counts, docs/testing.md).
 const out = mkdtempSync(join(tmpdir(), 'jest-results-'));
@@ -74,27 +116,6 @@ if (existsSync(results)) {
   failed++;
 }
 rmSync(out, { recursive: true, force: true });
-
-// The contract from outside the code: Arazzo workflows and Portman contract tests against a live region
-// (scripts/contract-tests.mjs, ~40 s); each workflow and each newman assertion counts. CONTRACT_TESTS=0 skips it.
-if (process.env.CONTRACT_TESTS !== '0') {
-  const contractStarted = performance.now();
-  console.log('\n▶ contract tests from outside (npm run test:contract)');
-  const contract = spawnSync(process.execPath, [join(root, 'scripts', 'contract-tests.mjs')], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  process.stdout.write(contract.stdout ?? '');
-  process.stderr.write(contract.stderr ?? '');
-  const counted = /(\d+) passed, (\d+) failed\s*$/.exec(contract.stdout ?? '');
-  if (counted) {
-    passed += Number(counted[1]);
-    failed += Number(counted[2]);
-  }
-  if (!counted || (contract.status !== 0 && Number(counted[2]) === 0)) failed++;
-  console.log(`${contract.status === 0 ? '✔' : '✘'} contract tests from outside (${since(contractStarted)})`);
-}
 
 console.log(`\nnpm test: ${since(started)}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
