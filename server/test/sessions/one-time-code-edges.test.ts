@@ -52,6 +52,8 @@ const ask = (s: Pending, kind: 'otpEmail' | 'otpSms', from = address()) =>
 const verify = (s: Pending, code: string, from = address(), kind: 'otpEmail' | 'otpSms' = 'otpEmail') =>
   send(from, 'PATCH', `/core/v1/sessions/${s.id}`, { [kind]: { code } }, english(s.accessToken));
 const sentCode = async (to: string) => codeFrom((await latestOutboxMessage(ctx.services, to))!.body);
+/** A code that a newer one retired is refused as a wrong code is. */
+const RETIRED = { status: 401, code: 'INVALID_CREDENTIALS', message: 'Incorrect verification code' };
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 /** The caller of a session as the authentication builds it from the session's row. */
 const callerOf = async (sessionId: string) => {
@@ -159,6 +161,30 @@ describe('asking for a code', () => {
 });
 
 describe('verifying a code', () => {
+  test('a new code of either kind retires the older codes of both kinds; the code that signs in is spent', async () => {
+    const s = await pendingSession({ otpEmail: true, otpSms: true, phone: true });
+    expect((await ask(s, 'otpEmail')).status).toBe(201);
+    const byEmail = await sentCode(s.email);
+    advance(30_000);
+    expect((await ask(s, 'otpSms')).status).toBe(201);
+    const bySms = await sentCode(s.phone!);
+    // The text message's code retired the email's.
+    expect(refusal(await verify(s, byEmail))).toEqual(RETIRED);
+    advance(30_000);
+    expect((await ask(s, 'otpEmail')).status).toBe(201);
+    const latest = await sentCode(s.email);
+    // And the newer email code retired the text message's.
+    expect(refusal(await verify(s, bySms, address(), 'otpSms'))).toEqual(RETIRED);
+    expect((await verify(s, latest)).status).toBe(200);
+    const open = await ctx.services.db
+      .selectFrom('challenges')
+      .select('id')
+      .where('session_id', '=', s.id)
+      .where('consumed_at', 'is', null)
+      .execute();
+    expect(open).toEqual([]);
+  });
+
   test('a code is good until the instant it expires, and not at that instant', async () => {
     const early = await pendingSession();
     const late = await pendingSession();
