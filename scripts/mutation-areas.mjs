@@ -18,6 +18,8 @@ export const areas = {
       'server/test/probes/*.test.ts',
       'server/test/sessions/probe*.test.ts',
       'server/test/sessions/lockouts.test.ts',
+      // A probe alone makes no source familiar.
+      'server/test/sessions/familiar-source.test.ts',
     ],
   },
   // Lockouts and throttling of sign-in attempts, and the password check they guard.

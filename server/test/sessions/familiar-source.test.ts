@@ -2,7 +2,8 @@
 // others push the account to its ceiling (keep-out): the right password from there still signs in completely, while
 // from a new address it asks for an email code. Shown for both ways a password session is written, the one
 // statement that starts it on a probe's proof and the insert after argon2, so the "complete" condition of each
-// (the sessions module's repository) is held by behaviour, not only by the row it writes.
+// (the sessions module's repository) is held by behaviour, not only by the row it writes. A probe alone, though it
+// checks the right password, makes no source familiar.
 import { signInPolicies } from '../../src/modules/sessions/lockout-keys';
 import { createTestContext, type TestContext } from '../support/context';
 import { goodPassword, insertUserWithPassword, passwordLogin, probeRightPassword } from '../support/sign-in';
@@ -41,3 +42,14 @@ test.each([
     expect(again.body.factors).toEqual({ password: 'verified' });
   },
 );
+
+test('a probe alone, right password and all, does not make its address familiar: at the ceiling it steps up', async () => {
+  const user = await insertUserWithPassword(ctx.services);
+  const home = '10.22.0.1';
+  expect((await probe(user.email, home)).body.available).toBe(true);
+  for (let i = 0; i <= signInPolicies.loginPerAccount.freeFailures; i++)
+    expect((await login(user.email, 'Wrong-Password-1!', `10.22.${1 + Math.floor(i / 4)}.1`)).status).toBe(401);
+  const after = await login(user.email, goodPassword, home);
+  expect(after.status).toBe(201);
+  expect(after.body.factors).toEqual({ password: 'verified', otpEmail: 'unverified' });
+});
