@@ -58,3 +58,38 @@ describe('deactivated users', () => {
     expect((await withCode('GONE-USER')).body.error.code).toBe('INVALID_CREDENTIALS');
   });
 });
+
+describe('expiry, on a stopped clock', () => {
+  const at = new Date('2026-11-27T12:00:00.000Z');
+  let timed: TestContext;
+  beforeAll(async () => {
+    timed = await createTestContext({ now: () => at });
+  });
+  afterAll(() => timed.close());
+
+  async function codeExpiring(code: string, expiresAt: Date | null) {
+    const user = await insertUser(timed.services, { tenants: [await insertTenant(timed.services)] });
+    await timed.services.db
+      .insertInto('coalert_codes')
+      .values({
+        code_hash: keyedHash(timed.services.secretKey, `coalert\0${code}`),
+        user_id: user.id,
+        usage_limit: 5,
+        expires_at: expiresAt,
+      })
+      .execute();
+  }
+  const use = (code: string) =>
+    request(timed.app).post('/core/v1/sessions').set(v1).send({ grantType: 'coAlertCode', code });
+
+  test('a code is good until the instant it expires, and refused at that instant as an unknown code is', async () => {
+    await codeExpiring('LAST-MSEC', new Date(at.getTime() + 1));
+    await codeExpiring('ENDS-NOWW', at);
+    await codeExpiring('NO-EXPIRY', null);
+    expect((await use('LAST-MSEC')).status).toBe(201);
+    expect((await use('NO-EXPIRY')).status).toBe(201);
+    const refused = await use('ENDS-NOWW');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'The code is not valid' });
+  });
+});
