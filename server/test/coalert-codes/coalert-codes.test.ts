@@ -9,14 +9,16 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function insertCoalertCode(code: string, usageLimit: number) {
-  const user = await insertUser(ctx.services, { tenants: [await insertTenant(ctx.services)] });
-  await ctx.services.db
+/** A coAlert code of a new user, in `on`'s database (this file's context unless another is named). */
+async function insertCoalertCode(code: string, usageLimit: number, on = ctx, expiresAt: Date | null = null) {
+  const user = await insertUser(on.services, { tenants: [await insertTenant(on.services)] });
+  await on.services.db
     .insertInto('coalert_codes')
     .values({
-      code_hash: keyedHash(ctx.services.secretKey, `coalert\0${code}`),
+      code_hash: keyedHash(on.services.secretKey, `coalert\0${code}`),
       user_id: user.id,
       usage_limit: usageLimit,
+      expires_at: expiresAt,
     })
     .execute();
   return user;
@@ -67,18 +69,7 @@ describe('expiry, on a stopped clock', () => {
   });
   afterAll(() => timed.close());
 
-  async function codeExpiring(code: string, expiresAt: Date | null) {
-    const user = await insertUser(timed.services, { tenants: [await insertTenant(timed.services)] });
-    await timed.services.db
-      .insertInto('coalert_codes')
-      .values({
-        code_hash: keyedHash(timed.services.secretKey, `coalert\0${code}`),
-        user_id: user.id,
-        usage_limit: 5,
-        expires_at: expiresAt,
-      })
-      .execute();
-  }
+  const codeExpiring = (code: string, expiresAt: Date | null) => insertCoalertCode(code, 5, timed, expiresAt);
   const use = (code: string) =>
     request(timed.app).post('/core/v1/sessions').set(v1).send({ grantType: 'coAlertCode', code });
 
