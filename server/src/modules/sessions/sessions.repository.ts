@@ -167,9 +167,12 @@ export async function insertSessionWithToken(
     userId: row.userId,
     ssoTenantId: row.ssoTenantId ?? null,
     factors: password ? null : JSON.stringify(row.factors),
+    // Read by the statement only when no factors are given (a password session): the defaults never are.
+    // Stryker disable BooleanLiteral: equivalent, the statement's coalesce takes the given factors first
     email: password?.email ?? false,
     sms: password?.sms ?? false,
     passkey: password?.passkey ?? false,
+    // Stryker restore BooleanLiteral
     expiresAt: row.expiresAt.toISOString(),
     refreshTokenHash: row.refreshTokenHash,
   });
