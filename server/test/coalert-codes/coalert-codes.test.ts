@@ -80,7 +80,12 @@ describe('expiry, on a stopped clock', () => {
     expect((await use('LAST-MSEC')).status).toBe(201);
     expect((await use('NO-EXPIRY')).status).toBe(201);
     const refused = await use('ENDS-NOWW');
+    const unknown = await use('NEVER-SEEN');
     expect(refused.status).toBe(401);
     expect(refused.body.error).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'The code is not valid' });
+    expect({ status: refused.status, error: refused.body.error }).toEqual({
+      status: unknown.status,
+      error: unknown.body.error,
+    });
   });
 });
