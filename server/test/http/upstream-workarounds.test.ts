@@ -5,6 +5,11 @@
 // express-openapi-validator is patched (patches/, applied by patch-package on install): it finds a request's
 // operation in route matchers compiled once per route, not by compiling and trying every route on every request,
 // and reads the raw query without the deprecated url.parse. The lookup must answer exactly as upstream's does.
+// It also starts faster, which every region start and every test file's app pays: the contract is prepared without
+// compiling each schema it references (the preprocessor only reads them back), a route's response validators are
+// compiled when a response of their status first comes rather than all of them at the route's first response, the
+// OpenAPI meta-schema is compiled only when the document is to be checked against it, and the document is cleaned of
+// `x-stoplight` once rather than by each of its Ajv instances.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import url from 'node:url';
@@ -14,7 +19,12 @@ import fc from 'fast-check';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { OpenApiSpecLoader } from 'express-openapi-validator/dist/framework/openapi.spec.loader';
 import { OpenApiContext } from 'express-openapi-validator/dist/framework/openapi.context';
+import * as factorySchema from 'express-openapi-validator/dist/framework/openapi/factory.schema';
 import { applyOpenApiMetadata } from 'express-openapi-validator/dist/middlewares/openapi.metadata';
+import { SchemaPreprocessor } from 'express-openapi-validator/dist/middlewares/parsers/schema.preprocessor';
+import * as validatorUtil from 'express-openapi-validator/dist/middlewares/util';
+import { OpenApiValidator as ValidatorOptions } from 'express-openapi-validator/dist/openapi.validator';
+import { isDeepStrictEqual } from 'node:util';
 import request from 'supertest';
 import { contractView } from '../../src/http/spec';
 
@@ -91,6 +101,116 @@ test('the query is read without url.parse, with the same answers (the patch is a
     expect(parse).not.toHaveBeenCalled();
   } finally {
     parse.mockRestore();
+  }
+});
+
+test('the contract is prepared as upstream prepares it, without compiling the schemas it references (the patch is applied)', () => {
+  for (const { document } of contractView().documents) {
+    const options = {
+      apiSpec: document,
+      validateApiSpec: false,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+      validateResponses: { removeAdditional: false },
+      validateSecurity: false,
+      fileUploader: false,
+    };
+    const ajvOptions = (new ValidatorOptions(options as never) as unknown as { ajvOpts: { preprocessor: object } })
+      .ajvOpts.preprocessor;
+    const prepare = (upstream: boolean) => {
+      const preprocessor = new SchemaPreprocessor(structuredClone(document) as never, ajvOptions as never, {
+        removeAdditional: false,
+      });
+      const internals = preprocessor as unknown as {
+        ajv: { getSchema(ref: string): unknown };
+        registeredSchemas: Map<string, unknown>;
+      };
+      // Upstream asks the preprocessor's Ajv for every component schema, which compiles it: with the patch's map of
+      // registered schemas empty, the patched preprocessor does the same.
+      if (upstream) internals.registeredSchemas.clear();
+      const getSchema = jest.spyOn(internals.ajv, 'getSchema');
+      const prepared = preprocessor.preProcess();
+      const compiled = getSchema.mock.calls.filter(([ref]) => ref.startsWith('#/components/schemas/')).length;
+      return { prepared, compiled };
+    };
+    const patched = prepare(false);
+    const upstream = prepare(true);
+    expect(upstream.compiled).toBeGreaterThan(50);
+    expect(patched.compiled).toBe(0);
+    expect(isDeepStrictEqual(patched.prepared.apiDoc, upstream.prepared.apiDoc)).toBe(true);
+    expect(isDeepStrictEqual(patched.prepared.apiDocRes, upstream.prepared.apiDocRes)).toBe(true);
+  }
+});
+
+test('a response validator is compiled when its status first comes, and refuses a response that breaks the contract (the patch is applied)', async () => {
+  const body = (property: string) => ({
+    content: {
+      'application/json': {
+        schema: { type: 'object', required: [property], properties: { [property]: { type: 'string' } } },
+      },
+    },
+  });
+  const responses = { 200: { description: 'ok', ...body('name') }, 400: { description: 'refused', ...body('code') } };
+  const app = express();
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: {
+        openapi: '3.1.0',
+        info: { title: 'responses', version: '1' },
+        paths: { '/things/{id}': { get: { parameters: [spec.paths['/things/{id}'].get.parameters[0]], responses } } },
+      } as never,
+      validateApiSpec: false,
+      validateResponses: true,
+    }),
+  );
+  app.get('/things/:id', (req, res) => {
+    // The validator has made the path's id a number.
+    const id = Number(req.params.id);
+    if (id === 1) res.json({ name: 'one' });
+    else if (id === 2) res.status(400).json({ code: 'refused' });
+    else res.status(400).json({ name: 'not a refusal' });
+  });
+  app.use((error: { status: number; message: string }, _req: Request, res: Response, _next: NextFunction) => {
+    res.status(error.status).json({ message: error.message });
+  });
+  const compile = jest.spyOn(validatorUtil, 'useAjvCache');
+  // The request's validators go through the same cache, under keys without a status.
+  const responseValidators = () =>
+    compile.mock.calls.map(([, , key]) => /-(\d{3})-application\/json$/.exec(key)?.[1]).filter(Boolean);
+  try {
+    expect((await request(app).get('/things/1')).status).toBe(200);
+    // Upstream compiles the route's 200 and 400 validators here.
+    expect(responseValidators()).toEqual(['200']);
+    expect((await request(app).get('/things/2')).status).toBe(400);
+    expect(responseValidators()).toEqual(['200', '400']);
+    const broken = await request(app).get('/things/3');
+    expect(broken.status).toBe(500);
+    expect(broken.body.message).toMatch(/must have required property 'code'/);
+    expect(responseValidators()).toEqual(['200', '400']);
+  } finally {
+    compile.mockRestore();
+  }
+});
+
+test('the OpenAPI meta-schema is compiled only when the document is to be checked against it (the patch is applied)', async () => {
+  const metaSchema = jest.spyOn(factorySchema, 'factorySchema');
+  const invalid = { ...spec, paths: { '/things': { get: { responses: 'not responses' } } } };
+  const answer = async (validateApiSpec: boolean) => {
+    const app = express();
+    app.use(OpenApiValidator.middleware({ apiSpec: structuredClone(invalid) as never, validateApiSpec }));
+    app.use((error: { status?: number; message: string }, _req: Request, res: Response, _next: NextFunction) => {
+      res.status(error.status ?? 500).json({ message: error.message });
+    });
+    return request(app).get('/v1/things');
+  };
+  try {
+    await answer(false);
+    expect(metaSchema).not.toHaveBeenCalled();
+    const checked = await answer(true);
+    expect(metaSchema).toHaveBeenCalledTimes(1);
+    expect(checked.status).toBe(500);
+    expect(checked.body.message).toMatch(/args.apiDoc was invalid/);
+  } finally {
+    metaSchema.mockRestore();
   }
 });
 
