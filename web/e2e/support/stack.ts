@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { buildWeb, startNginx } from './hosting';
+import { copyRegionTemplate } from './region-template';
 import { SHARED_BUILD, buildEnv, copySharedBuild } from './shared-build';
 import { type Spawned, freePort, startProcess, stopProcess, waitForHttp } from '../../../test-support/processes';
 import { ROOT, TEST_OUTPUT } from './stack-paths';
@@ -69,6 +70,8 @@ export async function startStack(options: { devIdp?: boolean } = {}): Promise<St
       { region: europe, port: europePort },
       { region: brazil, port: brazilPort },
     ].map(({ region, port }) => {
+      // From the run's migrated data directory when its set-up made one (region-template.ts).
+      copyRegionTemplate(join(temp, region.code));
       const spawned = startProcess(process.execPath, ['--import', 'tsx', join('server', 'src', 'main.ts')], {
         cwd: ROOT,
         logFile: join(logs, `${region.code}.log`),
