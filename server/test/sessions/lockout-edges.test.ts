@@ -1,0 +1,133 @@
+// The edges of the sign-in lockouts that a sign-in from the outside reaches only by chance or through another
+// module: ending an identity's failures (a password set through a reset link does it) and an attempt that lost the
+// race for its reservation to a concurrent one.
+import { ApiError } from '../../src/errors';
+import { clearSignInFailures } from '../../src/modules/sessions';
+import { lockoutKey, signInPolicies } from '../../src/modules/sessions/lockout-keys';
+import { giveBackValues, verdict } from '../../src/modules/sessions/lockouts';
+import type { LockoutAnswer } from '../../src/modules/sessions/lockouts.repository';
+import { emailHash } from '../../src/security/hashing';
+import { createTestContext, type TestContext } from '../support/context';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+beforeEach(() => ctx.services.db.deleteFrom('throttles').execute());
+
+/** Failures on record under these keys, three each, none locked. */
+async function failures(keys: string[]) {
+  const windowEnds = new Date(Date.now() + 3_600_000).toISOString();
+  await ctx.services.db
+    .insertInto('throttles')
+    .values(keys.map((key) => ({ key, count: 3, window_ends_at: windowEnds, blocked_until: null })))
+    .execute();
+}
+
+const counts = async () =>
+  Object.fromEntries(
+    (await ctx.services.db.selectFrom('throttles').select(['key', 'count']).orderBy('key').execute()).map((row) => [
+      row.key,
+      Number(row.count),
+    ]),
+  );
+
+describe("ending an identity's sign-in failures", () => {
+  const ada = emailHash('ada@example.test');
+  const bob = emailHash('bob@example.test');
+  const adaKeys = [
+    lockoutKey.account(ada),
+    lockoutKey.code(ada),
+    lockoutKey.pair(ada, '127.0.0.2'),
+    lockoutKey.pair(ada, '2001:db8::'),
+  ];
+  const bobKeys = [lockoutKey.account(bob), lockoutKey.code(bob), lockoutKey.pair(bob, '127.0.0.2')];
+  // An address's own counter is the address's, whoever signed in from it.
+  const addressKeys = [lockoutKey.address('127.0.0.2')];
+
+  test('ends its account-wide, second-factor and every address failures, and nobody else’s', async () => {
+    await failures([...adaKeys, ...bobKeys, ...addressKeys]);
+    await clearSignInFailures(ctx.services, ada);
+    expect(Object.keys(await counts())).toEqual([...bobKeys, ...addressKeys].sort());
+  });
+
+  test.each([
+    ['a LIKE wildcard', '%'],
+    ['64 single-character wildcards', '_'.repeat(64)],
+    ['a hash cut short', ada.slice(0, 63)],
+    ['a hash in capitals', ada.toUpperCase()],
+    ['a hash with a wildcard after it', `${ada}%`],
+    ['nothing', ''],
+  ])('a key that is not an identity hash (%s) ends nothing', async (_name, hash) => {
+    await failures([...adaKeys, ...bobKeys, ...addressKeys]);
+    const before = await counts();
+    await clearSignInFailures(ctx.services, hash);
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe('an attempt whose reservation a concurrent attempt took first', () => {
+  const hash = emailHash('carol@example.test');
+  const pair = lockoutKey.pair(hash, '127.0.0.3');
+  const account = lockoutKey.account(hash);
+  const options = {
+    attempt: {
+      keys: [
+        { key: pair, policy: signInPolicies.loginPerPair },
+        { key: account, policy: signInPolicies.loginPerAccount },
+      ],
+    },
+  };
+  const answer = (reserved: string[], due = true): LockoutAnswer => ({
+    limited: null,
+    consumed: null,
+    held: null,
+    stepped_up: null,
+    reserved: reserved.map((key) => ({ key })),
+    attempt_keys: '2',
+    reservation_due: due,
+    familiar: false,
+  });
+
+  test('is refused for the shortest lock of its keys, and what it did reserve is given back', async () => {
+    await failures([pair, account]);
+    const now = new Date();
+    const refusal = await verdict(ctx.services, answer([pair]), now, options).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect((refusal as ApiError).code).toBe('TOO_MANY_REQUESTS');
+    expect((refusal as ApiError).unavailableUntil).toEqual(
+      new Date(now.getTime() + signInPolicies.loginPerPair.baseSeconds * 1000),
+    );
+    // Its reservation of the pair is given back; the account's, which it did not get, is not touched.
+    expect(await counts()).toEqual({ [account]: 3, [pair]: 2 });
+  });
+
+  test('one that reserved every key goes on, and one with nothing due is not a lost race', async () => {
+    await failures([pair, account]);
+    const now = new Date();
+    expect(await verdict(ctx.services, answer([pair, account]), now, options)).toEqual({
+      reserved: [pair, account],
+      familiar: false,
+      stepUp: null,
+    });
+    expect(await verdict(ctx.services, answer([], false), now, options)).toEqual({
+      reserved: [],
+      familiar: false,
+      stepUp: null,
+    });
+    expect(await counts()).toEqual({ [account]: 3, [pair]: 3 });
+  });
+});
+
+test('a session written without a checked attempt gives nothing back', () => {
+  const now = new Date();
+  expect(giveBackValues(now)).toEqual({
+    now: now.toISOString(),
+    clear: [],
+    refund: [],
+    free: [],
+    familiarHash: null,
+    sourceHash: null,
+  });
+});
