@@ -75,6 +75,10 @@ export const areas = {
       'server/test/sso/*.test.ts',
       'server/test/sso/sso-*.test.ts',
       'server/test/sso/saml-acs-relay-state.test.ts',
+      // The crafted redirect targets against the SSO redirect check, directly and through the API.
+      'server/test/prove/security.test.ts',
+      // An identity provider that cannot be reached, or answers from an address it must not.
+      'server/test/security/outbound-requests.test.ts',
     ],
   },
   // SCIM authorization: the API key that authenticates a SCIM client and the scopes it carries.

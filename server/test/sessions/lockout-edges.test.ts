@@ -3,7 +3,7 @@
 // race for its reservation to a concurrent one.
 import { ApiError } from '../../src/errors';
 import { clearSignInFailures } from '../../src/modules/sessions';
-import { lockoutKey, signInPolicies } from '../../src/modules/sessions/lockout-keys';
+import { lockoutKey, policyOfKey, signInPolicies } from '../../src/modules/sessions/lockout-keys';
 import { giveBackValues, verdict } from '../../src/modules/sessions/lockouts';
 import type { LockoutAnswer } from '../../src/modules/sessions/lockouts.repository';
 import { emailHash } from '../../src/security/hashing';
@@ -58,6 +58,7 @@ describe("ending an identity's sign-in failures", () => {
     ['a hash cut short', ada.slice(0, 63)],
     ['a hash in capitals', ada.toUpperCase()],
     ['a hash with a wildcard after it', `${ada}%`],
+    ['a wildcard before a hash', `%${ada}`],
     ['nothing', ''],
   ])('a key that is not an identity hash (%s) ends nothing', async (_name, hash) => {
     await failures([...adaKeys, ...bobKeys, ...addressKeys]);
@@ -130,4 +131,14 @@ test('a session written without a checked attempt gives nothing back', () => {
     familiarHash: null,
     sourceHash: null,
   });
+});
+
+test('a lockout key has the policy of its kind, and a key that is not a sign-in lockout key has none', () => {
+  const hash = emailHash('dan@example.test');
+  expect(policyOfKey(lockoutKey.pair(hash, '127.0.0.4'))).toBe(signInPolicies.loginPerPair);
+  expect(policyOfKey(lockoutKey.account(hash))).toBe(signInPolicies.loginPerAccount);
+  expect(policyOfKey(lockoutKey.address('127.0.0.4'))).toBe(signInPolicies.loginPerAddress);
+  expect(policyOfKey(lockoutKey.code(hash))).toBe(signInPolicies.secondFactorPerIdentity);
+  for (const key of ['login:nothing:abc', `probe:pair:${hash}`, 'login'])
+    expect(() => policyOfKey(key)).toThrow(`not a sign-in lockout key: ${key}`);
 });
