@@ -2,8 +2,9 @@
 // after the other, on the embedded database. Reports and incremental files in reports/mutation/; the table of
 // scores is printed at the end (docs/testing.md keeps the latest).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { areas } from './mutation-areas.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -11,6 +12,34 @@ const names = process.argv.slice(2);
 for (const name of names) if (!areas[name]) throw new Error(`unknown area ${name}: ${Object.keys(areas).join(', ')}`);
 
 const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+const nodeFlags = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
+const lists = mkdtempSync(join(tmpdir(), 'mutation-tests-'));
+process.on('exit', () => rmSync(lists, { recursive: true, force: true }));
+
+/**
+ * The area's tests by file, for test-support/mutation-sequencer.cjs: Jest collects every test of the area's files
+ * and runs none (a pattern nothing matches). Written to a file whose path the returned environment names.
+ */
+function listTests(name, env) {
+  const report = join(lists, `${name}.jest.json`);
+  const run = spawnSync(
+    process.execPath,
+    [...nodeFlags, jest, '-c', 'jest.mutation.config.ts', '-t', '(?!)', '--json', `--outputFile=${report}`],
+    {
+      cwd: root,
+      env: { ...env, MUTATION_TESTS: JSON.stringify(areas[name].tests) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  if (run.status !== 0 || !existsSync(report)) throw new Error(`listing the tests of ${name} failed`);
+  const namesByFile = {};
+  for (const file of JSON.parse(readFileSync(report, 'utf8')).testResults)
+    namesByFile[relative(root, file.name).split('\\').join('/')] = file.assertionResults.map((test) => test.fullName);
+  const list = join(lists, `${name}.json`);
+  writeFileSync(list, JSON.stringify(namesByFile));
+  return { ...env, MUTATION_TEST_NAMES: list };
+}
 
 /** A report's text with the project's absolute paths (and those of Stryker's sandboxes in it) made relative. */
 function relativePaths(text) {
@@ -28,7 +57,7 @@ for (const name of names.length ? names : Object.keys(areas)) {
   const env = { ...process.env, MUTATION_AREA: name };
   // Mutants run on the embedded database: hermetic, and no shared server to leave half-written.
   delete env.TEST_DATABASE_URL;
-  const run = spawnSync(process.execPath, [stryker, 'run'], { cwd: root, env, stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [stryker, 'run'], { cwd: root, env: listTests(name, env), stdio: 'inherit' });
   if (run.status !== 0) failed = true;
   // The reports are committed: paths inside them (stack traces, the project's root, Stryker's sandbox) are made
   // relative to the project, so they name no machine.
