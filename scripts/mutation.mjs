@@ -14,15 +14,16 @@ for (const name of names) if (!areas[name]) throw new Error(`unknown area ${name
 const stryker = join(root, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
 const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
 const nodeFlags = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
-const lists = mkdtempSync(join(tmpdir(), 'mutation-tests-'));
-process.on('exit', () => rmSync(lists, { recursive: true, force: true }));
+// The run's own files (the tests by file, the migrated database), removed when it ends.
+const scratch = mkdtempSync(join(tmpdir(), 'mutation-run-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
 /**
  * The area's tests by file, for test-support/mutation-sequencer.cjs: Jest collects every test of the area's files
  * and runs none (a pattern nothing matches). Written to a file whose path the returned environment names.
  */
 function listTests(name, env) {
-  const report = join(lists, `${name}.jest.json`);
+  const report = join(scratch, `${name}.jest.json`);
   const run = spawnSync(
     process.execPath,
     [...nodeFlags, jest, '-c', 'jest.mutation.config.ts', '-t', '(?!)', '--json', `--outputFile=${report}`],
@@ -36,7 +37,7 @@ function listTests(name, env) {
   const namesByFile = {};
   for (const file of JSON.parse(readFileSync(report, 'utf8')).testResults)
     namesByFile[relative(root, file.name).split('\\').join('/')] = file.assertionResults.map((test) => test.fullName);
-  const list = join(lists, `${name}.json`);
+  const list = join(scratch, `${name}.json`);
   writeFileSync(list, JSON.stringify(namesByFile));
   return { ...env, MUTATION_TEST_NAMES: list };
 }
@@ -57,6 +58,10 @@ for (const name of names.length ? names : Object.keys(areas)) {
   const env = { ...process.env, MUTATION_AREA: name };
   // Mutants run on the embedded database: hermetic, and no shared server to leave half-written.
   delete env.TEST_DATABASE_URL;
+  // Every mutant is a Jest run, and each would migrate a database to copy from and remove it at its end: the
+  // migrated copy is made by the first run and kept for the rest (server/test/support/global-setup.ts).
+  env.CORE_TEST_PGLITE_SNAPSHOT = join(scratch, 'migrated.tar');
+  env.CORE_TEST_PGLITE_SNAPSHOT_KEEP = '1';
   const run = spawnSync(process.execPath, [stryker, 'run'], { cwd: root, env: listTests(name, env), stdio: 'inherit' });
   if (run.status !== 0) failed = true;
   // The reports are committed: paths inside them (stack traces, the project's root, Stryker's sandbox) are made

@@ -16,7 +16,8 @@ export default async function globalSetup(): Promise<void> {
     const handle = await openDatabase({});
     await migrateToLatest(handle.db);
     const dump = await handle.dump!();
-    const file = join(tmpdir(), `core-api-test-snapshot-${process.pid}.tar`);
+    // A path named but not yet made (a mutation run names one for all of its runs) is where the copy goes.
+    const file = snapshot || join(tmpdir(), `core-api-test-snapshot-${process.pid}.tar`);
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
     process.env.CORE_TEST_PGLITE_SNAPSHOT = file;
     await handle.close();
