@@ -13,7 +13,7 @@ import {
   tenantsAs,
   verify,
 } from '../support/enterprise-fixtures';
-import { startOidcPeer, startTamperingProxy, type OidcPeer } from '../support/oidc-peer';
+import { startOidcPeer, startTamperingProxy, type IdTokenAlg, type OidcPeer } from '../support/oidc-peer';
 
 let ctx: TestContext;
 let peer: OidcPeer;
@@ -28,21 +28,25 @@ afterAll(async () => {
   await peer.close();
 });
 
-async function oidcTenant(tokenEndpoint = peer.endpoints.tokenEndpoint) {
+async function oidcTenant(tokenEndpoint?: string, provider: OidcPeer = peer) {
   const tenant = await ssoTenant(ctx.services, 'oidc');
-  const { userInfoEndpoint: _, ...endpoints } = peer.endpoints;
+  const { userInfoEndpoint: _, ...endpoints } = provider.endpoints;
   const res = await putOidcSettings(ctx, tenant, {
-    clientId: peer.clientId,
-    clientSecret: peer.clientSecret,
+    clientId: provider.clientId,
+    clientSecret: provider.clientSecret,
     ...endpoints,
-    tokenEndpoint,
+    tokenEndpoint: tokenEndpoint ?? provider.endpoints.tokenEndpoint,
   });
   expect(res.status).toBe(200);
   return tenant;
 }
 
 /** Session, challenge and the provider's login: everything before PATCH /sessions/{id}. */
-async function signInAtProvider(email: string, options: { asAtProvider?: string; state?: string } = {}) {
+async function signInAtProvider(
+  email: string,
+  options: { asAtProvider?: string; state?: string; provider?: OidcPeer } = {},
+) {
+  const provider = options.provider ?? peer;
   const session = await ssoSession(ctx, email);
   const { verifier, challenge: codeChallenge } = pkce();
   const state = options.state ?? `state-${Math.random().toString(36).slice(2)}`;
@@ -50,8 +54,8 @@ async function signInAtProvider(email: string, options: { asAtProvider?: string;
     oidc: { codeChallenge, codeChallengeMethod: 'S256', redirectUri: ssoPage, state },
   });
   expect(started.status).toBe(201);
-  peer.signInAs(options.asAtProvider ?? email);
-  const { code } = await peer.authorize(started.body.authorizationUrl);
+  provider.signInAs(options.asAtProvider ?? email);
+  const { code } = await provider.authorize(started.body.authorizationUrl);
   return { session, verifier, state, code, authorizationUrl: new URL(started.body.authorizationUrl) };
 }
 
@@ -224,6 +228,27 @@ describe('OIDC sign-in with PKCE against a real OpenID Provider', () => {
     expect(again.body.error.code).toBe('AUTHORIZATION_CODE_NOT_FOUND');
   });
 
+  test.each([
+    ['an email address it has not verified', { email_verified: false }],
+    ['no email address at all', { email: undefined }],
+  ])('an identity the provider asserts with %s answers 401 INVALID_SSO_ID_TOKEN', async (_, claims) => {
+    const tenant = await oidcTenant();
+    const session = await ssoSession(ctx, tenant.user.email);
+    const { verifier, challenge: codeChallenge } = pkce();
+    const state = `state-${Math.random().toString(36).slice(2)}`;
+    const started = await challenge(ctx, session, {
+      oidc: { codeChallenge, codeChallengeMethod: 'S256', redirectUri: ssoPage, state },
+    });
+    peer.signInAs(tenant.user.email, claims);
+    const { code } = await peer.authorize(started.body.authorizationUrl);
+    const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_SSO_ID_TOKEN',
+      message: 'The identity provider did not assert a verified email',
+    });
+  });
+
   test('a challenge older than 10 minutes answers 400 SSO_CHALLENGE_EXPIRED', async () => {
     const tenant = await oidcTenant();
     const { session, verifier, state, code } = await signInAtProvider(tenant.user.email);
@@ -231,6 +256,35 @@ describe('OIDC sign-in with PKCE against a real OpenID Provider', () => {
     const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('SSO_CHALLENGE_EXPIRED');
+  });
+});
+
+describe('the signature of the ID token', () => {
+  /** A sign-in at a provider that signs ID tokens with `alg`: the answer of PATCH /sessions/{id}. */
+  async function signInSignedWith(alg: IdTokenAlg) {
+    const provider = await startOidcPeer({ redirectUris: [ssoPage], idTokenSigningAlg: alg });
+    try {
+      const tenant = await oidcTenant(undefined, provider);
+      const { session, verifier, state, code } = await signInAtProvider(tenant.user.email, { provider });
+      return await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
+    } finally {
+      await provider.close();
+    }
+  }
+
+  test.each<IdTokenAlg>(['RS256', 'PS256', 'ES256', 'EdDSA'])(
+    "signed with %s by a key of the provider's JWKS, it signs in",
+    async (alg) => {
+      const res = await signInSignedWith(alg);
+      expect(res.status).toBe(200);
+      expect(res.body.factors).toEqual({ oidc: 'verified' });
+    },
+  );
+
+  test('signed with HS256, by the client secret that this region holds as well, it answers 401 INVALID_SSO_ID_TOKEN', async () => {
+    const res = await signInSignedWith('HS256');
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('INVALID_SSO_ID_TOKEN');
   });
 });
 

@@ -1,3 +1,4 @@
+import { createVerify } from 'node:crypto';
 import request from 'supertest';
 import type { TestContext } from '../support/context';
 import { insertTenant, insertUser, v1 } from '../support/fixtures';
@@ -71,6 +72,7 @@ describe('GET /core/saml/sp', () => {
     expect(res.text).toContain(`entityID="${spEntityId}"`);
     expect(res.text).toMatch(new RegExp(`AssertionConsumerService[^>]+Location="${acsUrl}"`));
     expect(res.text).toContain('WantAssertionsSigned="true"');
+    expect(res.text).toMatch(/<NameIDFormat>urn:oasis:names:tc:SAML:1\.1:nameid-format:emailAddress<\/NameIDFormat>/);
   });
 });
 
@@ -84,6 +86,13 @@ describe('SAML sign-in', () => {
     expect(authnRequest.xml).toContain(
       `<saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${spEntityId}</saml:Issuer>`,
     );
+    // The account is named by its email address; how the IdP authenticates it (passwords, MFA) is the IdP's choice.
+    expect(authnRequest.xml).toMatch(
+      /<samlp:NameIDPolicy[^>]* Format="urn:oasis:names:tc:SAML:1\.1:nameid-format:emailAddress"/,
+    );
+    expect(authnRequest.xml).not.toContain('RequestedAuthnContext');
+    // Without a key of its own this region does not sign the request.
+    expect(new URL(authorizationUrl).searchParams.has('Signature')).toBe(false);
   });
 
   test('a signed response redirects with sessionId and a one-time code; the code verifies the saml factor once', async () => {
@@ -108,6 +117,13 @@ describe('SAML sign-in', () => {
   test('an unsigned response answers error=saml_validation_failed', async () => {
     const tenant = await tenantWithSaml();
     expect(redirectOf((await answer(tenant.user.email, { sign: false })).res)).toEqual({
+      error: 'saml_validation_failed',
+    });
+  });
+
+  test('an assertion that is not signed itself, inside a response signed by the trusted IdP, answers error=saml_validation_failed', async () => {
+    const tenant = await tenantWithSaml();
+    expect(redirectOf((await answer(tenant.user.email, { signResponseOnly: true })).res)).toEqual({
       error: 'saml_validation_failed',
     });
   });
@@ -203,6 +219,73 @@ describe('SAML sign-in', () => {
     expect(late.body.error.code).toBe('SSO_CHALLENGE_EXPIRED');
   });
 
+  /** The reasons logged for refused SAML responses, for operators. */
+  const refusals = () =>
+    ctx.logs
+      .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
+      .filter((entry) => entry.msg === 'SAML response refused')
+      .map((entry) => entry.reason);
+
+  test('a response after the sign-in expired (10 minutes) answers error=saml_validation_failed, and says why in the log', async () => {
+    const tenant = await tenantWithSaml();
+    const { authnRequest } = await startSaml(tenant.user.email);
+    clock.advance(10 * 60_000 + 1_000);
+    const saml = samlResponse(idp, {
+      inResponseTo: authnRequest.id,
+      email: tenant.user.email,
+      audience: spEntityId,
+      acsUrl,
+    });
+    expect(redirectOf(await postAcs(saml))).toEqual({ error: 'saml_validation_failed' });
+    expect(refusals().at(-1)).toBe('the sign-in expired');
+  });
+
+  test('the same response posted twice at once signs in once: one code, and the other is refused', async () => {
+    const tenant = await tenantWithSaml();
+    const { authnRequest } = await startSaml(tenant.user.email);
+    const saml = samlResponse(idp, {
+      inResponseTo: authnRequest.id,
+      email: tenant.user.email,
+      audience: spEntityId,
+      acsUrl,
+    });
+    const before = refusals().length;
+    const answers = (await Promise.all([postAcs(saml), postAcs(saml)])).map(redirectOf);
+    expect(answers.filter((a) => a.code !== undefined)).toHaveLength(1);
+    expect(answers.filter((a) => a.error === 'saml_validation_failed')).toHaveLength(1);
+    expect(refusals().slice(before)).toEqual(['the sign-in was already answered']);
+  });
+
+  test('a response after the organisation removed its SAML settings answers error=saml_validation_failed', async () => {
+    const tenant = await tenantWithSaml();
+    const { authnRequest } = await startSaml(tenant.user.email);
+    await ctx.services.db.deleteFrom('saml_settings').where('tenant_id', '=', tenant.tenantId).execute();
+    const saml = samlResponse(idp, {
+      inResponseTo: authnRequest.id,
+      email: tenant.user.email,
+      audience: spEntityId,
+      acsUrl,
+    });
+    expect(redirectOf(await postAcs(saml))).toEqual({ error: 'saml_validation_failed' });
+    expect(refusals().at(-1)).toBe('the organisation has no SAML settings');
+  });
+
+  test('an entry point that is no URL answers 400 INVALID_SSO_CONFIGURATION at the challenge', async () => {
+    const tenant = await tenantWithSaml();
+    await ctx.services.db
+      .updateTable('saml_settings')
+      .set({ entry_point: 'not a url' })
+      .where('tenant_id', '=', tenant.tenantId)
+      .execute();
+    const session = await ssoSession(ctx, tenant.user.email);
+    const res = await challenge(ctx, session, { saml: { redirectUri: ssoPage } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_SSO_CONFIGURATION',
+      message: 'The SAML settings are not usable',
+    });
+  });
+
   test('a tenant without SAML settings answers 400 INVALID_SSO_CONFIGURATION', async () => {
     const tenant = await ssoTenant(ctx.services, 'saml');
     const session = await ssoSession(ctx, tenant.user.email);
@@ -217,5 +300,30 @@ describe('SAML sign-in', () => {
       .type('form')
       .send({ SAMLResponse: 'PHgvPg==', RelayState: ssoPage });
     expect(redirectOf(res)).toEqual({ error: 'saml_validation_failed' });
+  });
+});
+
+describe('SAML sign-in from a region with a key of its own', () => {
+  test("the AuthnRequest is signed (RSA-SHA256, HTTP-Redirect binding) with the region's own key", async () => {
+    const sp = await createTestIdp('sp');
+    const keyed = await createSsoTestContext({
+      now: clock.now,
+      env: { SAML_SP_PRIVATE_KEY: sp.privateKey, SAML_SP_CERTIFICATE: sp.certificate },
+    });
+    try {
+      const tenant = await samlTenant(keyed.services, idp);
+      const session = await ssoSession(keyed, tenant.user.email);
+      const started = await challenge(keyed, session, { saml: { redirectUri: ssoPage } });
+      expect(started.status).toBe(201);
+      const query = new URL(started.body.authorizationUrl).search.slice(1);
+      const raw = Object.fromEntries(query.split('&').map((pair) => pair.split('=') as [string, string]));
+      expect(decodeURIComponent(raw.SigAlg)).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
+      // The redirect binding signs the query's own encoded parameters, in this order (SAML bindings, 3.4.4.1).
+      const signed = `SAMLRequest=${raw.SAMLRequest}&RelayState=${raw.RelayState}&SigAlg=${raw.SigAlg}`;
+      const signature = Buffer.from(decodeURIComponent(raw.Signature), 'base64');
+      expect(createVerify('RSA-SHA256').update(signed).verify(sp.certificate, signature)).toBe(true);
+    } finally {
+      await keyed.close();
+    }
   });
 });

@@ -25,9 +25,29 @@ export interface OidcPeer {
   close(): Promise<void>;
 }
 
+/** How the provider signs ID tokens: with a key of its JWKS, or (HS256) with the client's secret. */
+export type IdTokenAlg = 'RS256' | 'PS256' | 'ES256' | 'EdDSA' | 'HS256';
+
+/** The provider's signing keys: one RSA key (RS256) unless an algorithm is chosen, then one key of each type. */
+function signingKeys(alg: IdTokenAlg | undefined) {
+  const jwk = (pair: ReturnType<typeof generateKeyPairSync>, kid: string) => ({
+    ...pair.privateKey.export({ format: 'jwk' }),
+    kid,
+    use: 'sig',
+  });
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  if (alg === undefined) return [{ ...jwk(rsa, 'test-key-1'), alg: 'RS256' }];
+  return [
+    jwk(rsa, 'rsa'),
+    jwk(generateKeyPairSync('ec', { namedCurve: 'P-256' }), 'ec'),
+    jwk(generateKeyPairSync('ed25519'), 'okp'),
+  ];
+}
+
 export async function startOidcPeer(options: {
   redirectUris: string[];
   claimsScope?: Record<string, string[]>;
+  idTokenSigningAlg?: IdTokenAlg;
 }): Promise<OidcPeer> {
   let nextLogin: { email: string; claims: Record<string, unknown> } = { email: 'nobody@example.test', claims: {} };
   const extraClaims = new Map<string, Record<string, unknown>>();
@@ -36,8 +56,6 @@ export async function startOidcPeer(options: {
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientId = 'core-api-test';
   const clientSecret = 'test-client-secret-0123456789abcdef';
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'test-key-1', use: 'sig', alg: 'RS256' };
 
   const provider = new Provider(issuer, {
     clients: [
@@ -48,9 +66,11 @@ export async function startOidcPeer(options: {
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
+        ...(options.idTokenSigningAlg ? { id_token_signed_response_alg: options.idTokenSigningAlg } : {}),
       },
     ],
-    jwks: { keys: [jwk as never] },
+    jwks: { keys: signingKeys(options.idTokenSigningAlg) as never[] },
+    enabledJWA: { idTokenSigningAlgValues: ['HS256', 'RS256', 'PS256', 'ES256', 'EdDSA'] },
     cookies: { keys: ['peer-cookie-key'] },
     claims: {
       openid: ['sub'],

@@ -43,6 +43,8 @@ export interface ResponseOptions {
   sign?: boolean;
   /** Sign with another IdP's key (not the one the tenant trusts). */
   signWith?: TestIdp;
+  /** Sign the response around the assertion instead of the assertion itself. */
+  signResponseOnly?: boolean;
   validForMs?: number;
 }
 
@@ -72,13 +74,17 @@ export function samlResponse(idp: TestIdp, o: ResponseOptions): string {
     signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
   });
+  const signed = o.signResponseOnly ? 'Response' : 'Assertion';
   sig.addReference({
-    xpath: "//*[local-name(.)='Assertion']",
+    xpath: `//*[local-name(.)='${signed}']`,
     transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
     digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
   });
   sig.computeSignature(xml, {
-    location: { reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: 'after' },
+    location: {
+      reference: `/descendant-or-self::*[local-name(.)='${signed}'][1]/*[local-name(.)='Issuer']`,
+      action: 'after',
+    },
   });
   return Buffer.from(sig.getSignedXml()).toString('base64');
 }

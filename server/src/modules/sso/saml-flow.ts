@@ -120,7 +120,6 @@ export async function consumeSamlResponse(services: SsoDeps, form: AcsForm): Pro
   const requestId = await inResponseToOf(form.SAMLResponse).catch(() => null);
   const challenge = requestId ? await findChallengeBySamlRequestId(services.db, requestId) : undefined;
   if (!challenge || challenge.redirect_uri !== relay) return failed('answers no sign-in of ours');
-  if (challenge.answered_at || challenge.consumed_at) return failed('the sign-in was already answered');
   if (challenge.expires_at <= now) return failed('the sign-in expired');
   const settings = await findSamlSettings(services.db, challenge.tenant_id);
   if (!settings) return failed('the organisation has no SAML settings');
@@ -133,12 +132,15 @@ export async function consumeSamlResponse(services: SsoDeps, form: AcsForm): Pro
       challenge.saml_request_id!,
       challengeLifetimeMs,
     ).validatePostResponseAsync({ SAMLResponse: form.SAMLResponse });
+    // Stryker disable next-line StringLiteral: unreachable; node-saml answers a Response (the only document this looks
+    // up) with a profile or an error, never a logout.
     if (!result.profile || result.loggedOut) return failed('no assertion');
     profile = result.profile as never;
   } catch (error) {
     return failed('not valid', 'saml_validation_failed', error);
   }
   const assertionId = profile.getAssertion?.()?.Assertion?.$?.ID;
+  // Whether the sign-in was answered already is decided here alone, atomically: a replay and a race alike.
   if (!(await answerSamlChallenge(services.db, challenge.id, challenge.tenant_id, now)))
     return failed('the sign-in was already answered');
   const kept = new Date(now.getTime() + 2 * challengeLifetimeMs);
