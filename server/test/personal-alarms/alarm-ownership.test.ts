@@ -263,6 +263,28 @@ describe('every change of an alarm is recorded: who, when, what', () => {
     }
   });
 
+  test("an operator's change records only the fields that differ; one that changes nothing records nothing and tells no one", async () => {
+    const id = await eriksAlarm();
+    const before = (await changesOf(id)).length;
+    const noticesOf = async () =>
+      (await ctx.services.db.selectFrom('jobs').select('payload').where('kind', '=', 'alarm.changed').execute()).filter(
+        (j) => j.payload.alarmId === id,
+      );
+    // The same text and time again: 200, and nothing to record.
+    const same = { dispatchAt: '2026-11-22T09:30:00.000Z', text: 'Home visit at Storgatan 12' };
+    expect((await as(operator).patch(`/${id}`, same)).status).toBe(200);
+    expect(await changesOf(id)).toHaveLength(before);
+    expect(await noticesOf()).toEqual([]);
+    // The same text and another time: only the time is recorded.
+    expect((await as(operator).patch(`/${id}`, { ...same, dispatchAt: '2026-11-22T12:00:00.000Z' })).status).toBe(200);
+    const changes = await changesOf(id);
+    expect(changes).toHaveLength(before + 1);
+    expect(changes.at(-1)?.changes).toEqual({
+      dispatchTime: { from: '2026-11-22T09:30:00.000Z', to: '2026-11-22T12:00:00.000Z' },
+    });
+    expect(await noticesOf()).toHaveLength(1);
+  });
+
   test('a refused change records nothing and a change that fails validation leaves no audit row or notice', async () => {
     const id = await eriksAlarm();
     const before = (await changesOf(id)).length;
