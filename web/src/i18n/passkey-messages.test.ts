@@ -102,7 +102,8 @@ describe('passkeyFailureMessage', () => {
     expect(passkeyFailureMessage(new PasskeyFailure('aborted'), 'signIn')).toBeNull();
   });
 
-  test.each([
+  // Named by the failure, not by the object: a printed error carries its stack, and with it the checkout's path.
+  const failures = [
     [new PasskeyFailure('cancelled'), 'signIn', /^No passkey was used: .* log in with your email and password\.$/],
     [new PasskeyFailure('cancelled'), 'secondFactor', /^No passkey was used: .* enter the code instead\.$/],
     [new PasskeyFailure('cancelled'), 'register', /^No passkey was added: the request was cancelled\./],
@@ -123,7 +124,15 @@ describe('passkeyFailureMessage', () => {
     [new ApiFailure('NETWORK_ERROR', 0), 'signIn', /^Something went wrong\. Please try again\.$/],
     [new ApiFailure('TOO_MANY_REQUESTS', 429), 'signIn', /^Too many requests\./],
     [new ApiFailure('SERVICE_UNAVAILABLE', 503, undefined, 0, [], true), 'signIn', /^The service is busy right now\./],
-  ] as const)('%p in %s', (error, context, expected) => {
+  ] as const;
+  test.each(
+    failures.map(([error, context, expected]) => [
+      error instanceof ApiFailure ? `${error.code} (${error.httpStatus})` : error.message,
+      context,
+      error,
+      expected,
+    ]),
+  )('%s in %s', (_failure, context, error, expected) => {
     expect(text(error, context)).toMatch(expected);
   });
 });
