@@ -256,6 +256,16 @@ describe('SAML sign-in', () => {
     expect(refusals().slice(before)).toEqual(['the sign-in was already answered']);
   });
 
+  test('an assertion whose ID was seen before, in an answer to another sign-in, answers error=saml_validation_failed', async () => {
+    const tenant = await tenantWithSaml();
+    const assertionId = `_reused-${Date.now()}`;
+    const first = await answer(tenant.user.email, { assertionId });
+    expect(redirectOf(first.res).code).toBeDefined();
+    const second = await answer(tenant.user.email, { assertionId });
+    expect(redirectOf(second.res)).toEqual({ error: 'saml_validation_failed' });
+    expect(refusals().at(-1)).toBe('the assertion was used before');
+  });
+
   test('a response after the organisation removed its SAML settings answers error=saml_validation_failed', async () => {
     const tenant = await tenantWithSaml();
     const { authnRequest } = await startSaml(tenant.user.email);

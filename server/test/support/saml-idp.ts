@@ -45,6 +45,8 @@ export interface ResponseOptions {
   signWith?: TestIdp;
   /** Sign the response around the assertion instead of the assertion itself. */
   signResponseOnly?: boolean;
+  /** The assertion's ID (a fresh one when not given). */
+  assertionId?: string;
   validForMs?: number;
 }
 
@@ -53,7 +55,7 @@ const id = () => `_${randomBytes(16).toString('hex')}`;
 
 export function samlResponse(idp: TestIdp, o: ResponseOptions): string {
   const valid = o.validForMs ?? 5 * 60_000;
-  const assertionId = id();
+  const assertionId = o.assertionId ?? id();
   const xml =
     `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${id()}" Version="2.0" IssueInstant="${iso(0)}" Destination="${o.acsUrl}" InResponseTo="${o.inResponseTo}">` +
     `<saml:Issuer>${idp.issuer}</saml:Issuer>` +

@@ -12,6 +12,8 @@ export function isAllowedSsoRedirect(candidate: string, allowList: readonly stri
   }
   if (url.href !== candidate || url.username || url.password || url.search || url.hash) return false;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  // Stryker disable next-line BooleanLiteral: unreachable today; the URL parser removes dot segments from http(s) paths,
+  // so a candidate holding one already failed the comparison with its canonical form above. Kept as a second wall.
   if (url.pathname.split('/').some((segment) => segment === '..' || segment === '.')) return false;
   return allowList.some((entry) => (entry.endsWith('/') ? candidate.startsWith(entry) : candidate === entry));
 }
