@@ -52,6 +52,10 @@ function redirectOf(res: request.Response) {
   return Object.fromEntries(location.searchParams);
 }
 
+/** The trusted IdP's signed answer to the AuthnRequest `inResponseTo`, asserting `email`. */
+const signedAnswer = (inResponseTo: string, email: string) =>
+  samlResponse(idp, { inResponseTo, email, audience: spEntityId, acsUrl });
+
 async function answer(email: string, options: Partial<ResponseOptions> = {}, signInAs = email) {
   const { session, authnRequest } = await startSaml(email);
   const saml = samlResponse(idp, {
@@ -197,12 +201,7 @@ describe('SAML sign-in', () => {
   test('a RelayState that is not an allowed page answers 400 BAD_REQUEST instead of redirecting', async () => {
     const tenant = await tenantWithSaml();
     const { authnRequest } = await startSaml(tenant.user.email);
-    const saml = samlResponse(idp, {
-      inResponseTo: authnRequest.id,
-      email: tenant.user.email,
-      audience: spEntityId,
-      acsUrl,
-    });
+    const saml = signedAnswer(authnRequest.id, tenant.user.email);
     const res = await postAcs(saml, 'https://evil.example/steal');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('BAD_REQUEST');
@@ -230,12 +229,7 @@ describe('SAML sign-in', () => {
     const tenant = await tenantWithSaml();
     const { authnRequest } = await startSaml(tenant.user.email);
     clock.advance(10 * 60_000 + 1_000);
-    const saml = samlResponse(idp, {
-      inResponseTo: authnRequest.id,
-      email: tenant.user.email,
-      audience: spEntityId,
-      acsUrl,
-    });
+    const saml = signedAnswer(authnRequest.id, tenant.user.email);
     expect(redirectOf(await postAcs(saml))).toEqual({ error: 'saml_validation_failed' });
     expect(refusals().at(-1)).toBe('the sign-in expired');
   });
@@ -243,12 +237,7 @@ describe('SAML sign-in', () => {
   test('the same response posted twice at once signs in once: one code, and the other is refused', async () => {
     const tenant = await tenantWithSaml();
     const { authnRequest } = await startSaml(tenant.user.email);
-    const saml = samlResponse(idp, {
-      inResponseTo: authnRequest.id,
-      email: tenant.user.email,
-      audience: spEntityId,
-      acsUrl,
-    });
+    const saml = signedAnswer(authnRequest.id, tenant.user.email);
     const before = refusals().length;
     const answers = (await Promise.all([postAcs(saml), postAcs(saml)])).map(redirectOf);
     expect(answers.filter((a) => a.code !== undefined)).toHaveLength(1);
@@ -270,12 +259,7 @@ describe('SAML sign-in', () => {
     const tenant = await tenantWithSaml();
     const { authnRequest } = await startSaml(tenant.user.email);
     await ctx.services.db.deleteFrom('saml_settings').where('tenant_id', '=', tenant.tenantId).execute();
-    const saml = samlResponse(idp, {
-      inResponseTo: authnRequest.id,
-      email: tenant.user.email,
-      audience: spEntityId,
-      acsUrl,
-    });
+    const saml = signedAnswer(authnRequest.id, tenant.user.email);
     expect(redirectOf(await postAcs(saml))).toEqual({ error: 'saml_validation_failed' });
     expect(refusals().at(-1)).toBe('the organisation has no SAML settings');
   });
