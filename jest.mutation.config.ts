@@ -17,6 +17,8 @@ const config: Config = {
   maxWorkers: 1,
   // A mutant's run loads only the files that hold a test it selects (the others would run nothing).
   testSequencer: '<rootDir>/test-support/mutation-sequencer.cjs',
+  // A mutant's run ends at its first failing test (the rest would not change its result).
+  testEnvironment: '<rootDir>/test-support/mutation-environment.cjs',
 };
 
 export default config;
