@@ -1,6 +1,7 @@
 /** @jest-config-loader esbuild-register */
 // The Jest configuration of mutation testing (stryker.config.mjs): the server project alone, with the test files of
 // the area under mutation (MUTATION_TESTS, set by stryker.config.mjs), on the embedded database, one file at a time.
+import { join } from 'node:path';
 import type { Config } from 'jest';
 import { server } from './jest.config';
 
@@ -17,8 +18,9 @@ const config: Config = {
   maxWorkers: 1,
   // A mutant's run loads only the files that hold a test it selects (the others would run nothing).
   testSequencer: '<rootDir>/test-support/mutation-sequencer.cjs',
-  // A mutant's run ends at its first failing test (the rest would not change its result).
-  testEnvironment: '<rootDir>/test-support/mutation-environment.cjs',
+  // A mutant's run ends at its first failing test (the rest would not change its result). A path, not `<rootDir>`:
+  // Stryker's first run loads the environment itself, from the option as written.
+  testEnvironment: join(__dirname, 'test-support', 'mutation-environment.cjs'),
 };
 
 export default config;
