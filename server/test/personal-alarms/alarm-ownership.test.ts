@@ -5,7 +5,7 @@ import request from 'supertest';
 import { dispatchPolicy } from '../../src/notify/deliveries';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, insertUser, signIn, v1 } from '../support/fixtures';
-import { fakeClock, only, scriptChannels, type ScriptedChannel } from '../support/crisis-fixtures';
+import { fakeClock, insertGroup, only, scriptChannels, type ScriptedChannel } from '../support/crisis-fixtures';
 
 const clock = fakeClock('2026-11-22T08:00:00.000Z');
 let ctx: TestContext;
@@ -153,6 +153,16 @@ describe('every change of an alarm is recorded: who, when, what', () => {
       [erik.id, 'activate'],
       [erik.id, 'deactivate'],
     ]);
+    // The creation records the whole alarm as it was made.
+    expect(changes[0].changes).toEqual({
+      text: { to: 'Home visit at Storgatan 12' },
+      dispatchTime: { to: '2026-11-22T09:30:00.000Z' },
+      active: { to: false },
+      oneMinuteWarning: { to: false },
+      location: { to: null },
+      recipientUserIds: { to: [colleague] },
+      groupIds: { to: [] },
+    });
     expect(changes[1].changes).toEqual({
       dispatchTime: { from: '2026-11-22T09:30:00.000Z', to: '2026-11-22T10:00:00.000Z' },
       text: { from: 'Home visit at Storgatan 12', to: 'Boiler room' },
@@ -283,6 +293,84 @@ describe('every change of an alarm is recorded: who, when, what', () => {
       dispatchTime: { from: '2026-11-22T09:30:00.000Z', to: '2026-11-22T12:00:00.000Z' },
     });
     expect(await noticesOf()).toHaveLength(1);
+  });
+
+  test('a change of the groups, the warning and the place is recorded under those names, the place it was included', async () => {
+    const id = await eriksAlarm(false);
+    const team = await insertGroup(ctx.services, tenant, 'Home care', [colleague]);
+    const first = { latitude: 59.3293, longitude: 18.0686 };
+    expect((await as(erik).patch(`/${id}`, { groupIds: [team], oneMinuteWarning: true, location: first })).status).toBe(
+      200,
+    );
+    expect((await changesOf(id)).at(-1)?.changes).toEqual({
+      groupIds: { from: [], to: [team] },
+      oneMinuteWarning: { from: false, to: true },
+      location: { from: null, to: first },
+    });
+    const moved = { latitude: 57.7089, longitude: 11.9746 };
+    expect((await as(erik).patch(`/${id}`, { location: moved })).status).toBe(200);
+    expect((await changesOf(id)).at(-1)?.changes).toEqual({ location: { from: first, to: moved } });
+  });
+
+  test('a change records only what the caller changed, even when a recipient or a group has left the tenant since', async () => {
+    const leaver = (await insertUser(ctx.services, { tenants: [tenant] })).id;
+    const team = await insertGroup(ctx.services, tenant, 'Night shift', [colleague]);
+    const gone = await insertGroup(ctx.services, tenant, 'Disbanded', [colleague]);
+    const created = await as(erik).post('', {
+      sender: { userId: erik.id, deviceId: `erik-device-${++device}` },
+      dispatchAt: '2026-11-22T09:30:00.000Z',
+      active: false,
+      text: 'Cellar inspection',
+      oneMinuteWarning: false,
+      recipientUserIds: [colleague, leaver],
+      groupIds: [team, gone],
+    });
+    expect(created.status).toBe(201);
+    const id: number = created.body.id;
+    await ctx.services.db.deleteFrom('memberships').where('user_id', '=', leaver).execute();
+    await ctx.services.db.deleteFrom('group_tenants').where('group_id', '=', gone).execute();
+    // Only the groups: the people stay as they were, the one who left included.
+    expect((await as(erik).patch(`/${id}`, { groupIds: [team] })).status).toBe(200);
+    expect((await changesOf(id)).at(-1)?.changes).toEqual({
+      groupIds: { from: [team, gone].sort((a, b) => a - b), to: [team] },
+    });
+    expect((await recipientsOf(id)).sort((a, b) => a - b)).toEqual([colleague, leaver].sort((a, b) => a - b));
+    // Only the people: the groups stay as they are now.
+    expect((await as(erik).patch(`/${id}`, { recipientUserIds: [colleague] })).status).toBe(200);
+    expect((await changesOf(id)).at(-1)?.changes).toEqual({
+      recipientUserIds: { from: [colleague, leaver].sort((a, b) => a - b), to: [colleague] },
+    });
+  });
+
+  test('changing a stopped alarm arms no timer and leaves its timer generation as it was', async () => {
+    const id = await eriksAlarm(false);
+    const before = await alarmRow(id);
+    expect(
+      (
+        await as(erik).patch(`/${id}`, {
+          text: 'Attic',
+          dispatchAt: '2026-11-22T10:30:00.000Z',
+          oneMinuteWarning: true,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await alarmRow(id)).version).toBe(before.version);
+    const timers = await ctx.services.db
+      .selectFrom('jobs')
+      .select('kind')
+      .where('dedupe_key', 'like', `alarm:${id}:%`)
+      .execute();
+    expect(timers).toEqual([]);
+  });
+
+  test('a text holding a lone surrogate is recorded as the alarm holds it, and a written-out escape stays as written', async () => {
+    const id = await eriksAlarm(false);
+    expect((await as(erik).patch(`/${id}`, { text: 'Stairwell \udfff B \\udfff' })).status).toBe(200);
+    const stored = (await alarmRow(id)).text;
+    expect(stored).toBe('Stairwell \ufffd B \\udfff');
+    expect((await changesOf(id)).at(-1)?.changes).toEqual({
+      text: { from: 'Home visit at Storgatan 12', to: stored },
+    });
   });
 
   test('a refused change records nothing and a change that fails validation leaves no audit row or notice', async () => {

@@ -125,13 +125,19 @@ describe('POST /core/v1/personal-alarms', () => {
   test('without alarms.mayActivate, answers 403 FORBIDDEN', async () => {
     const res = await as(stopper).post('', alarm({ sender: { userId: stopper.id, deviceId: 'd' } }));
     expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('FORBIDDEN');
+    expect(res.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'The user may not start or change personal alarms',
+    });
   });
 
   test('for another user than the caller, answers 403 FORBIDDEN', async () => {
     const res = await as(starter).post('', alarm());
     expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('FORBIDDEN');
+    expect(res.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'A personal alarm can only be started for yourself',
+    });
   });
 
   test.each([
@@ -186,7 +192,10 @@ describe('POST /core/v1/personal-alarms', () => {
     expect(first.status).toBe(201);
     const second = await as(owner).post('', alarm({ sender: { userId: owner.id, deviceId: 'busy-device' } }));
     expect(second.status).toBe(409);
-    expect(second.body.error.code).toBe('PERSONAL_ALARM_CONFLICT');
+    expect(second.body.error).toMatchObject({
+      code: 'PERSONAL_ALARM_CONFLICT',
+      message: 'The device already has an active personal alarm',
+    });
     expect(
       (await as(owner).post('', alarm({ sender: { userId: owner.id, deviceId: 'busy-device' }, active: false })))
         .status,
@@ -246,7 +255,10 @@ describe('GET /core/v1/personal-alarms', () => {
 
   test('without alarms.mayActivate or mayDeactivate, answers 403 FORBIDDEN', async () => {
     expect((await as(noAlarms).get()).status).toBe(403);
-    expect((await as(noAlarms).get(`/${older}`)).body.error.code).toBe('FORBIDDEN');
+    expect((await as(noAlarms).get(`/${older}`)).body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'The user may not start or change personal alarms',
+    });
   });
 
   test('another tenant sees only its own alarms', async () => {
@@ -269,7 +281,10 @@ describe('GET /core/v1/personal-alarms', () => {
     });
 
     test('an unknown alarm answers 404 PERSONAL_ALARM_NOT_FOUND', async () => {
-      expect((await as(owner).get('/987654')).body.error.code).toBe('PERSONAL_ALARM_NOT_FOUND');
+      expect((await as(owner).get('/987654')).body.error).toMatchObject({
+        code: 'PERSONAL_ALARM_NOT_FOUND',
+        message: 'Personal alarm not found',
+      });
     });
   });
 });
@@ -383,7 +398,10 @@ describe('POST /core/v1/personal-alarms/{id}/activate', () => {
     const { id } = (await as(owner).post('', alarm({ sender, active: false }))).body;
     const res = await as(owner).post(`/${id}/activate`);
     expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe('PERSONAL_ALARM_CONFLICT');
+    expect(res.body.error).toMatchObject({
+      code: 'PERSONAL_ALARM_CONFLICT',
+      message: 'The device already has an active personal alarm',
+    });
   });
 
   test('a dispatched alarm cannot be armed again: 409 PERSONAL_ALARM_CONFLICT', async () => {
@@ -392,7 +410,10 @@ describe('POST /core/v1/personal-alarms/{id}/activate', () => {
     expect((await as(owner).get(`/${id}`)).body).toMatchObject({ active: false, messageId: expect.any(Number) });
     const res = await as(owner).post(`/${id}/activate`);
     expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe('PERSONAL_ALARM_CONFLICT');
+    expect(res.body.error).toMatchObject({
+      code: 'PERSONAL_ALARM_CONFLICT',
+      message: 'The personal alarm has already been dispatched',
+    });
   });
 
   test('an alarm of another tenant answers 404 PERSONAL_ALARM_NOT_FOUND', async () => {
@@ -433,7 +454,27 @@ describe('POST /core/v1/personal-alarms/{id}/deactivate', () => {
 
   test('without alarms.mayDeactivate, answers 403 FORBIDDEN', async () => {
     const { id } = (await as(owner).post('', alarm())).body;
-    expect((await as(starter).post(`/${id}/deactivate`)).status).toBe(403);
+    const res = await as(starter).post(`/${id}/deactivate`);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'The user may not stop personal alarms' });
     expect((await as(owner).get(`/${id}`)).body.active).toBe(true);
+  });
+});
+
+describe('the job runner', () => {
+  test('is woken by every change that arms, moves or stops a timer, so an alarm due now leaves without waiting for its next poll', async () => {
+    const wake = jest.spyOn(ctx.services.jobs, 'wake');
+    try {
+      const { id } = (await as(owner).post('', alarm({ active: false }))).body;
+      expect(wake).toHaveBeenCalledTimes(1);
+      expect((await as(owner).patch(`/${id}`, { text: 'Boiler room, level 2' })).status).toBe(200);
+      expect(wake).toHaveBeenCalledTimes(2);
+      expect((await as(owner).post(`/${id}/activate`)).status).toBe(200);
+      expect(wake).toHaveBeenCalledTimes(3);
+      expect((await as(owner).post(`/${id}/deactivate`)).status).toBe(200);
+      expect(wake).toHaveBeenCalledTimes(4);
+    } finally {
+      wake.mockRestore();
+    }
   });
 });

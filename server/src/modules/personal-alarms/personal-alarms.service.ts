@@ -84,6 +84,8 @@ async function locationOf(db: Db, locationId: number | null) {
 function isActiveDeviceViolation(error: unknown): boolean {
   return (
     error instanceof Error &&
+    // Stryker disable next-line all: reached only when two connections race past the pre-check; the embedded database
+    // of mutation runs has one connection, on which transactions run one after the other.
     /personal_alarms_active_device_uq/.test(`${error.message} ${(error as { constraint?: string }).constraint ?? ''}`)
   );
 }
@@ -92,6 +94,7 @@ async function inTransaction<T>(services: PersonalAlarmsDeps, work: (trx: Db) =>
   try {
     return await services.db.transaction().execute(work);
   } catch (error) {
+    // Stryker disable next-line ConditionalExpression: as isActiveDeviceViolation, reached only when connections race.
     if (isActiveDeviceViolation(error)) throw deviceConflict();
     throw error;
   }
@@ -113,6 +116,8 @@ export async function createPersonalAlarm(
   });
   const row = await inTransaction(services, async (trx) => {
     const refs = await recipientsOf(trx, tenantId, auth.userId, body.recipientUserIds, body.groupIds);
+    // Stryker disable next-line ConditionalExpression: without the pre-check the unique index refuses the insert, which
+    // inTransaction answers with the same 409; the pre-check spares the location's insert and the index's error.
     if (body.active && (await findActiveAlarmOnDevice(trx, auth.userId, body.sender.deviceId))) throw deviceConflict();
     const locationId = body.location ? await insertLocation(trx, tenantId, body.location) : null;
     const alarm = await insertAlarm(trx, {
@@ -190,10 +195,14 @@ export async function updatePersonalAlarm(
     }
   }
   const row = await inTransaction(services, async (trx) => {
+    // Stryker disable next-line BooleanLiteral: the row lock orders transactions of different connections; the embedded
+    // database of mutation runs has one connection, on which transactions run one after the other.
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
     requireOwnerOrOperator(auth, alarm, 'change');
     if (alarm.message_id !== null) throw dispatchedConflict();
+    // Stryker disable next-line ConditionalExpression: reached only when another connection changes the alarm between
+    // the count and this transaction (see changedMeanwhile); the embedded database of mutation runs has one.
     if (atOnce && alarm.active && !counted) throw changedMeanwhile();
     const changes: AlarmChanges = {};
     if (body.recipientUserIds !== undefined || body.groupIds !== undefined) {
@@ -222,8 +231,12 @@ export async function updatePersonalAlarm(
     if (body.location !== undefined) diff(changes, 'location', await locationOf(trx, alarm.location_id), body.location);
     const timerMoves = alarm.active && (body.dispatchAt !== undefined || body.oneMinuteWarning !== undefined);
     const updated = await updateAlarm(trx, id, {
+      // Stryker disable next-line ConditionalExpression: Kysely leaves out a column set to undefined, as the empty
+      // object does.
       ...(body.text !== undefined ? { text: body.text } : {}),
       ...(body.dispatchAt !== undefined ? { dispatch_at: new Date(body.dispatchAt) } : {}),
+      // Stryker disable next-line ConditionalExpression: Kysely leaves out a column set to undefined, as the empty
+      // object does.
       ...(body.oneMinuteWarning !== undefined ? { one_minute_warning: body.oneMinuteWarning } : {}),
       ...(body.location !== undefined ? { location_id: await insertLocation(trx, tenantId, body.location) } : {}),
       ...(timerMoves ? { version: alarm.version + 1 } : {}),
@@ -257,6 +270,8 @@ export async function activatePersonalAlarm(
   if (counted)
     await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, { create: false, immediate: true });
   const row = await inTransaction(services, async (trx) => {
+    // Stryker disable next-line BooleanLiteral: the row lock orders transactions of different connections; the embedded
+    // database of mutation runs has one connection, on which transactions run one after the other.
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
     requireOwnerOrOperator(auth, alarm, 'start');
@@ -285,6 +300,8 @@ export async function deactivatePersonalAlarm(
 ): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayDeactivate');
   const row = await inTransaction(services, async (trx) => {
+    // Stryker disable next-line BooleanLiteral: the row lock orders transactions of different connections; the embedded
+    // database of mutation runs has one connection, on which transactions run one after the other.
     const alarm = await findAlarm(trx, tenantId, id, true);
     if (!alarm) throw notFound();
     requireOwnerOrOperator(auth, alarm, 'stop');
