@@ -335,7 +335,8 @@ describe('every change of an alarm is recorded: who, when, what', () => {
       groupIds: { from: [team, gone].sort((a, b) => a - b), to: [team] },
     });
     expect((await recipientsOf(id)).sort((a, b) => a - b)).toEqual([colleague, leaver].sort((a, b) => a - b));
-    // Only the people: the groups stay as they are now.
+    // Only the people, after the other group left as well: the groups stay as they are, that group included.
+    await ctx.services.db.deleteFrom('group_tenants').where('group_id', '=', team).execute();
     expect((await as(erik).patch(`/${id}`, { recipientUserIds: [colleague] })).status).toBe(200);
     expect((await changesOf(id)).at(-1)?.changes).toEqual({
       recipientUserIds: { from: [colleague, leaver].sort((a, b) => a - b), to: [colleague] },
@@ -361,6 +362,13 @@ describe('every change of an alarm is recorded: who, when, what', () => {
       .where('dedupe_key', 'like', `alarm:${id}:%`)
       .execute();
     expect(timers).toEqual([]);
+  });
+
+  test('changing only the text of an armed alarm keeps its timer generation', async () => {
+    const id = await eriksAlarm();
+    const before = await alarmRow(id);
+    expect((await as(erik).patch(`/${id}`, { text: 'Home visit at Storgatan 14' })).status).toBe(200);
+    expect((await alarmRow(id)).version).toBe(before.version);
   });
 
   test('a text holding a lone surrogate is recorded as the alarm holds it, and a written-out escape stays as written', async () => {
