@@ -34,12 +34,20 @@ describe('POST /core/v1/sessions (grantType coAlertCode)', () => {
     expect(res.body.factors).toEqual({ coalert: 'verified' });
   });
 
+  test('a code typed with spaces around it, as read aloud or pasted, is the same code', async () => {
+    await insertCoalertCode('W4TS-7YRD', 5);
+    const res = await withCode('  w4ts-7yrd\t');
+    expect(res.status).toBe(201);
+    expect(res.body.factors).toEqual({ coalert: 'verified' });
+  });
+
   test('past its usage limit answers 403 COALERT_CODE_USAGE_LIMIT_REACHED', async () => {
     await insertCoalertCode('ONCE-ONLY', 1);
     expect((await withCode('ONCE-ONLY')).status).toBe(201);
     const res = await withCode('ONCE-ONLY');
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('COALERT_CODE_USAGE_LIMIT_REACHED');
+    expect(res.body.error.message).toBe('The code has reached its usage limit');
   });
 
   test('concurrent uses never exceed the limit', async () => {

@@ -1,6 +1,8 @@
 import request from 'supertest';
+import { startSession, startSsoSession } from '../../src/modules/sessions';
+import { refreshSession as rotate } from '../../src/modules/sessions/sessions.service';
 import { createTestContext, type TestContext } from '../support/context';
-import { v1 } from '../support/fixtures';
+import { insertTenant, insertUser, v1 } from '../support/fixtures';
 import { movableClock, passwordSession, refreshSession } from '../support/sign-in';
 
 let ctx: TestContext;
@@ -105,6 +107,137 @@ describe('PUT /core/v1/sessions/{id}', () => {
     const res = await refresh(s.id, again.body.refreshToken);
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('EXPIRED_REFRESH_TOKEN');
+  });
+});
+
+describe('every refusal says why, in the order the contract gives', () => {
+  const refusal = async (id: string, token: string) => {
+    const res = await refresh(id, token);
+    expect(res.status).toBe(401);
+    return { code: res.body.error.code, message: res.body.error.message };
+  };
+
+  test('an unknown session id is named first, whatever the token', async () => {
+    const unknown = '5d0c7f4e-8a31-4b6e-9f0a-2c7d1e3b4a59';
+    expect(await refusal(unknown, 'rt_' + 'y'.repeat(43))).toEqual({
+      code: 'INVALID_SESSION_ID',
+      message: 'Unknown session',
+    });
+    const s = await newSession();
+    expect(await refusal(unknown, s.refreshToken)).toEqual({ code: 'INVALID_SESSION_ID', message: 'Unknown session' });
+  });
+
+  test('a token never issued, and one of the wrong form, are refused as not valid', async () => {
+    const s = await newSession();
+    const notValid = { code: 'INVALID_REFRESH_TOKEN', message: 'The refresh token is not valid' };
+    expect(await refusal(s.id, 'rt_' + 'z'.repeat(43))).toEqual(notValid);
+    expect(await refusal(s.id, 'not-a-refresh-token')).toEqual(notValid);
+  });
+
+  test('a token of the wrong form is refused before the database is asked', async () => {
+    const asked: string[] = [];
+    const db = new Proxy(ctx.services.db, {
+      get(target, name) {
+        asked.push(String(name));
+        const value = Reflect.get(target, name, target) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const s = await newSession();
+    await expect(
+      rotate({ ...ctx.services, db }, { sessionId: s.id, refreshToken: 'jwt.not.ours' }),
+    ).rejects.toMatchObject({ code: 'INVALID_REFRESH_TOKEN', message: 'The refresh token is not valid' });
+    expect(asked).toEqual([]);
+  });
+
+  test('a superseded token presented again is refused as not valid, and the revocation is logged with the session', async () => {
+    const s = await newSession();
+    await refresh(s.id, s.refreshToken);
+    clock.advance(11_000);
+    expect(await refusal(s.id, s.refreshToken)).toEqual({
+      code: 'INVALID_REFRESH_TOKEN',
+      message: 'The refresh token is not valid',
+    });
+    const logged = ctx.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        sessionId: s.id,
+        msg: 'superseded refresh token presented: session revoked',
+      }),
+    );
+  });
+
+  test('an expired session: the refresh token has expired', async () => {
+    const s = await newSession();
+    clock.advance(366 * 86_400_000);
+    expect(await refusal(s.id, s.refreshToken)).toEqual({
+      code: 'EXPIRED_REFRESH_TOKEN',
+      message: 'The refresh token has expired',
+    });
+  });
+
+  test('a session signed out has ended, and says so still once its refresh token would have expired', async () => {
+    const s = await newSession();
+    const out = await request(ctx.app)
+      .delete(`/core/v1/sessions/${s.id}`)
+      .set(v1)
+      .set('authorization', `Bearer ${s.accessToken}`);
+    expect(out.status).toBe(204);
+    const ended = { code: 'INVALID_SESSION', message: 'The session has ended' };
+    expect(await refusal(s.id, s.refreshToken)).toEqual(ended);
+    clock.advance(366 * 86_400_000);
+    expect(await refusal(s.id, s.refreshToken)).toEqual(ended);
+  });
+
+  test('a session waiting for its second factor, or for its identity provider, cannot be refreshed', async () => {
+    const waiting = { code: 'INVALID_SESSION', message: 'A session waiting for its second factor cannot be refreshed' };
+    const tenant = await insertTenant(ctx.services);
+    const user = await insertUser(ctx.services, { tenants: [tenant] });
+    const otp = await startSession(ctx.services, user.id, { password: 'verified', otpEmail: 'unverified' });
+    expect(await refusal(otp.id, otp.refreshToken)).toEqual(waiting);
+    const sso = await startSsoSession(ctx.services, tenant, { oidc: 'unverified' });
+    expect(await refusal(sso.id, sso.refreshToken)).toEqual(waiting);
+    // A session bound to no user is refused even if its factor read verified: only the provider's answer binds one.
+    await ctx.services.db
+      .updateTable('sessions')
+      .set({ factors: JSON.stringify({ oidc: 'verified' }) })
+      .where('id', '=', sso.id)
+      .execute();
+    expect(await refusal(sso.id, sso.refreshToken)).toEqual(waiting);
+  });
+
+  test('the current token whose rotation lost a race to a change of the session is refused, and no unwritten token is handed out', async () => {
+    // The rotation finds the session waiting for its second factor; before the fallback reads it, the factor is
+    // answered. The session now looks refreshable with this very token, but nothing was written for it.
+    const tenant = await insertTenant(ctx.services);
+    const user = await insertUser(ctx.services, { tenants: [tenant] });
+    const s = await startSession(ctx.services, user.id, { password: 'verified', otpEmail: 'unverified' });
+    let statements = 0;
+    const db = new Proxy(ctx.services.db, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (name !== 'executeQuery' || typeof value !== 'function') {
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (...args: unknown[]) => {
+          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (statements++ === 0)
+            await target
+              .updateTable('sessions')
+              .set({ factors: JSON.stringify({ password: 'verified', otpEmail: 'verified' }) })
+              .where('id', '=', s.id)
+              .execute();
+          return result;
+        };
+      },
+    });
+    await expect(
+      rotate({ ...ctx.services, db }, { sessionId: s.id, refreshToken: s.refreshToken }),
+    ).rejects.toMatchObject({ code: 'INVALID_SESSION', message: 'The session has ended' });
+    expect(statements).toBe(2);
+    // The token is still the chain's current one: asked again, it rotates.
+    expect((await refresh(s.id, s.refreshToken)).status).toBe(200);
   });
 });
 
