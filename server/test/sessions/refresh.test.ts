@@ -241,6 +241,48 @@ describe('every refusal says why, in the order the contract gives', () => {
   });
 });
 
+describe('the cost and the edge of a refresh', () => {
+  /** The database, counting the statements sent through it. */
+  const counted = () => {
+    const sent = { statements: 0 };
+    const db = new Proxy(ctx.services.db, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (typeof value !== 'function') return value;
+        if (name !== 'executeQuery') return value.bind(target);
+        return (...args: unknown[]) => {
+          sent.statements++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    return { db, sent };
+  };
+
+  test('a rotation of the current token is one statement', async () => {
+    const s = await newSession();
+    const { db, sent } = counted();
+    const body = await rotate({ ...ctx.services, db }, { sessionId: s.id, refreshToken: s.refreshToken });
+    expect(body.id).toBe(s.id);
+    expect(sent.statements).toBe(1);
+  });
+
+  test('a session is refreshable until the instant it expires, and at that instant its refresh token has expired', async () => {
+    const s = await newSession();
+    const { expires_at } = await ctx.services.db
+      .selectFrom('sessions')
+      .select('expires_at')
+      .where('id', '=', s.id)
+      .executeTakeFirstOrThrow();
+    const at = (instant: number) => ({ ...ctx.services, now: () => new Date(instant) });
+    await expect(
+      rotate(at(expires_at.getTime()), { sessionId: s.id, refreshToken: s.refreshToken }),
+    ).rejects.toMatchObject({ code: 'EXPIRED_REFRESH_TOKEN' });
+    const before = await rotate(at(expires_at.getTime() - 1), { sessionId: s.id, refreshToken: s.refreshToken });
+    expect(before.id).toBe(s.id);
+  });
+});
+
 describe('DELETE /core/v1/sessions/{id}', () => {
   test('logs out: the access token and the refresh token stop working at once', async () => {
     const s = await newSession();

@@ -183,7 +183,7 @@ export async function createCoalertSession(
 ): Promise<SessionBody> {
   // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
   const ip = limitAddress(services, input.ip);
-  const { reserved } = await guard(services, { lockoutKeys: [], attempt: addressAttempt(ip) });
+  const { reserved } = await guard(services, { attempt: addressAttempt(ip) });
   const codeHash = keyedHash(services.secretKey, `coalert\0${input.code.trim().toUpperCase()}`);
   const now = services.now();
   const code = await findCoalertCode(services.db, codeHash);
