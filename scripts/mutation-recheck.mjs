@@ -1,0 +1,100 @@
+// npm run test:mutation:recheck <area> [--status Survived,NoCoverage]: every mutant of the area's committed report
+// with that status (survivors by default) tried again outside Stryker. The mutant's change is written into the source,
+// the whole test files that hold a test reaching it run with plain Jest (every test of those files, not only the ones
+// Stryker's coverage named), and the source is put back. A survivor that a test fails on here was not a survivor: the
+// run's coverage or its state misled it. Prints one line per mutant and a count; exits 1 when any was killed here.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { areas } from './mutation-areas.mjs';
+
+const root = join(import.meta.dirname, '..');
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { status: { type: 'string' } } });
+const [name] = positionals;
+if (!areas[name]) throw new Error(`name an area: ${Object.keys(areas).join(', ')}`);
+const statuses = new Set((values.status ?? 'Survived').split(','));
+
+const report = JSON.parse(readFileSync(join(root, 'reports', 'mutation', `${name}.incremental.json`), 'utf8'));
+const fileOfTest = new Map();
+for (const [file, { tests }] of Object.entries(report.testFiles ?? {}))
+  for (const test of tests) fileOfTest.set(test.id, file);
+
+/** The offset of a report location (line and column both 1-based) in `text`. */
+function offsetOf(text, { line, column }) {
+  let offset = 0;
+  for (let i = 1; i < line; i++) offset = text.indexOf('\n', offset) + 1;
+  return offset + column - 1;
+}
+
+const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+const nodeFlags = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
+const scratch = mkdtempSync(join(tmpdir(), 'mutation-recheck-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+let restore;
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    restore?.();
+    process.exit(130);
+  });
+
+let tried = 0;
+let killedHere = 0;
+let skipped = 0;
+for (const [file, { source, mutants }] of Object.entries(report.files)) {
+  const path = join(root, file);
+  const current = readFileSync(path, 'utf8');
+  for (const mutant of mutants) {
+    if (!statuses.has(mutant.status)) continue;
+    const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} → ${JSON.stringify(mutant.replacement).slice(0, 60)}`;
+    const testFiles = [...new Set((mutant.coveredBy ?? []).map((id) => fileOfTest.get(id)).filter(Boolean))];
+    // The report's source is the code the mutant was made from; a file changed since cannot be rechecked faithfully.
+    if (current !== source || testFiles.length === 0) {
+      skipped++;
+      console.log(
+        `skipped  ${where} (${current !== source ? 'the file changed since the run' : 'no test reaches it'})`,
+      );
+      continue;
+    }
+    const start = offsetOf(source, mutant.location.start);
+    const end = offsetOf(source, mutant.location.end);
+    restore = () => writeFileSync(path, current);
+    writeFileSync(path, source.slice(0, start) + mutant.replacement + source.slice(end));
+    const env = { ...process.env };
+    delete env.TEST_DATABASE_URL;
+    const results = join(scratch, 'results.json');
+    rmSync(results, { force: true });
+    const run = spawnSync(
+      process.execPath,
+      [...nodeFlags, jest, '--ci', '--silent', '--json', `--outputFile=${results}`, ...testFiles],
+      {
+        cwd: root,
+        env,
+        encoding: 'utf8',
+      },
+    );
+    restore();
+    restore = undefined;
+    tried++;
+    if (run.status === 0) console.log(`survives ${where}`);
+    else {
+      killedHere++;
+      const failing = existsSync(results)
+        ? JSON.parse(readFileSync(results, 'utf8')).testResults.flatMap((file) =>
+            file.assertionResults
+              .filter((test) => test.status === 'failed')
+              .map((test) => test.fullName)
+              .concat(
+                file.assertionResults.length ? [] : [file.message.split('\n').find(Boolean) ?? 'the file failed'],
+              ),
+          )
+        : [];
+      console.log(`killed   ${where}: ${failing.slice(0, 2).join('; ') || `exit ${run.status}`}`);
+    }
+  }
+}
+console.log(
+  `${tried} tried again: ${tried - killedHere} survive, ${killedHere} killed outside the run; ${skipped} skipped`,
+);
+process.exitCode = killedHere > 0 ? 1 : 0;
