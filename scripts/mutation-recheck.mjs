@@ -6,17 +6,23 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { areas } from './mutation-areas.mjs';
 
-const root = join(import.meta.dirname, '..');
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { status: { type: 'string' } } });
+const here = join(import.meta.dirname, '..');
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  // --root: the project whose report and sources are read (this one unless named; its tests say so).
+  options: { status: { type: 'string' }, root: { type: 'string' } },
+});
+const root = resolve(values.root ?? here);
 const [name] = positionals;
-if (!areas[name]) throw new Error(`name an area: ${Object.keys(areas).join(', ')}`);
+const reportPath = join(root, 'reports', 'mutation', `${name}.incremental.json`);
+if (!name || !existsSync(reportPath))
+  throw new Error(`name an area with a report in reports/mutation/ (${name} has none)`);
 const statuses = new Set((values.status ?? 'Survived').split(','));
 
-const report = JSON.parse(readFileSync(join(root, 'reports', 'mutation', `${name}.incremental.json`), 'utf8'));
+const report = JSON.parse(readFileSync(reportPath, 'utf8'));
 const fileOfTest = new Map();
 for (const [file, { tests }] of Object.entries(report.testFiles ?? {}))
   for (const test of tests) fileOfTest.set(test.id, file);
@@ -28,7 +34,7 @@ function offsetOf(text, { line, column }) {
   return offset + column - 1;
 }
 
-const jest = join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+const jest = join(here, 'node_modules', 'jest', 'bin', 'jest.js');
 const nodeFlags = ['--experimental-vm-modules', '--disable-warning=ExperimentalWarning'];
 const scratch = mkdtempSync(join(tmpdir(), 'mutation-recheck-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
