@@ -1,6 +1,9 @@
 // Personal alarms (lone-worker timers) through HTTP: every answer of every operation, permissions and tenant
 // isolation. When they fire is in alarm-timer.test.ts.
+import type { KyselyPlugin, TableNode } from 'kysely';
 import request from 'supertest';
+import { updatePersonalAlarm } from '../../src/modules/personal-alarms/personal-alarms.service';
+import { buildPermissions } from '../../src/modules/users/permission-flags';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, insertUser, signIn, v1 } from '../support/fixtures';
 import { fakeClock, insertGroup, only } from '../support/crisis-fixtures';
@@ -124,6 +127,21 @@ describe('POST /core/v1/personal-alarms', () => {
 
   test('without alarms.mayActivate, answers 403 FORBIDDEN', async () => {
     const res = await as(stopper).post('', alarm({ sender: { userId: stopper.id, deviceId: 'd' } }));
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: 'The user may not start or change personal alarms',
+    });
+  });
+
+  test('a membership whose permissions say nothing of alarms answers 403 FORBIDDEN', async () => {
+    const silent = await user([tenantA], only('alarms.mayActivate'));
+    await ctx.services.db
+      .updateTable('memberships')
+      .set({ permissions: JSON.stringify({}) })
+      .where('user_id', '=', silent.id)
+      .execute();
+    const res = await as(silent).post('', alarm({ sender: { userId: silent.id, deviceId: 'silent-device' } }));
     expect(res.status).toBe(403);
     expect(res.body.error).toMatchObject({
       code: 'FORBIDDEN',
@@ -301,6 +319,25 @@ describe('PATCH /core/v1/personal-alarms/{id}', () => {
       ['alarm.fire', 'pending', '2026-11-22T10:00:00.000Z'],
       ['alarm.warn', 'pending', '2026-11-22T09:59:00.000Z'],
     ]);
+  });
+
+  test('a change that names neither recipient list does not touch them, not even to read them', async () => {
+    const { id } = (await as(owner).post('', alarm())).body;
+    const tables: string[] = [];
+    const watching: KyselyPlugin = {
+      transformQuery({ node }) {
+        for (const from of 'from' in node && node.from ? node.from.froms : [])
+          if (from.kind === 'TableNode') tables.push((from as TableNode).table.identifier.name);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    const auth = { userId: owner.id, sessionId: 'watching', factors: {}, permissions: buildPermissions(true) };
+    const db = ctx.services.db.withPlugin(watching);
+    const changed = await updatePersonalAlarm({ ...ctx.services, db }, auth, tenantA, id, { text: 'Takes longer' });
+    expect(changed.text).toBe('Takes longer');
+    expect(tables).toContain('personal_alarms');
+    expect(tables.filter((table) => table.startsWith('personal_alarm_recipient'))).toEqual([]);
   });
 
   test('changes text, location, warning and recipients; only what is given', async () => {

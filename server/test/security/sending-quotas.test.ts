@@ -119,6 +119,40 @@ describe('alarms that dispatch at once, per sender (5 an hour by default)', () =
   });
 });
 
+describe('what counts, and as what', () => {
+  test('only what makes an alarm go off now counts as going off at once, and a change or a start never counts as a creation', async () => {
+    const mallory = await sender();
+    const patch = (id: number, body: object) => call(mallory, 'patch', `/personal-alarms/${id}`, body);
+    const armedLater = (await alarm(mallory, minutesFromNow(120))).body.id;
+    const parkedDue = (await alarm(mallory, minutesFromNow(-10), false)).body.id;
+    const toMove = (await alarm(mallory, minutesFromNow(120))).body.id;
+    const toStart = (await alarm(mallory, minutesFromNow(-10), false)).body.id;
+    const dispatched = (await alarm(mallory, minutesFromNow(-1))).body.id; // the first at once
+    await ctx.services.jobs.runDueJobs();
+    for (let i = 0; i < 53; i++) expect((await alarm(mallory, minutesFromNow(120), false)).status).toBe(201);
+    // 58 creations so far. More than the five at once: changes of an armed alarm that do not make it go off, and
+    // alarms not armed made due now, none of which goes off.
+    for (let i = 0; i < 6; i++) {
+      expect((await patch(armedLater, { text: `Still in the boiler room (${i})` })).status).toBe(200);
+      expect((await patch(parkedDue, { dispatchAt: minutesFromNow(-1 - i) })).status).toBe(200);
+    }
+    // Starting an alarm that has gone off already is refused, and spends nothing.
+    for (let i = 0; i < 5; i++)
+      expect((await call(mallory, 'post', `/personal-alarms/${dispatched}/activate`)).status).toBe(409);
+    // The second and third at once; neither is a creation.
+    expect((await patch(toMove, { dispatchAt: minutesFromNow(0) })).status).toBe(200);
+    expect((await call(mallory, 'post', `/personal-alarms/${toStart}/activate`)).status).toBe(200);
+    expect((await alarm(mallory, minutesFromNow(120), false)).status).toBe(201);
+    expect((await alarm(mallory, minutesFromNow(120), false)).status).toBe(201);
+    expectQuotaRefusal(await alarm(mallory, minutesFromNow(120), false));
+    // Two of the five at once are left.
+    await ctx.services.db.deleteFrom('throttles').where('key', '=', `quota:alarm:create:user:${mallory.id}`).execute();
+    expect((await alarm(mallory, minutesFromNow(-1))).status).toBe(201);
+    expect((await alarm(mallory, minutesFromNow(-1))).status).toBe(201);
+    expectQuotaRefusal(await alarm(mallory, minutesFromNow(-1)));
+  });
+});
+
 describe('alarm creations per sender (60 an hour by default)', () => {
   test('the 61st alarm within the hour answers 429 and is not stored', async () => {
     const mallory = await sender();

@@ -37,8 +37,8 @@ export function diff(changes: AlarmChanges, field: string, from: unknown, to: un
 export const sortedIds = (ids: number[]) => [...ids].sort((a, b) => a - b);
 
 /**
- * Records a change (nothing when nothing changed, except the creation) and, when the actor is not the owner,
- * enqueues the owner's notice of it.
+ * Records a change (nothing when nothing changed; a creation always records every field) and, when the actor is not
+ * the owner, enqueues the owner's notice of it.
  */
 export async function recordAlarmChange(
   services: PersonalAlarmsDeps,
@@ -48,7 +48,7 @@ export async function recordAlarmChange(
   action: PersonalAlarmAction,
   changes: AlarmChanges,
 ): Promise<void> {
-  if (action !== 'create' && Object.keys(changes).length === 0) return;
+  if (Object.keys(changes).length === 0) return;
   const id = await insertAlarmChange(trx, {
     tenant_id: alarm.tenant_id,
     alarm_id: alarm.id,
