@@ -90,8 +90,8 @@ function isActiveDeviceViolation(error: unknown): boolean {
     error instanceof Error &&
     /personal_alarms_active_device_uq/.test(`${error.message} ${(error as { constraint?: string }).constraint ?? ''}`)
   );
-  // Stryker restore all
 }
+// Stryker restore all
 
 async function inTransaction<T>(services: PersonalAlarmsDeps, work: (trx: Db) => Promise<T>): Promise<T> {
   try {
