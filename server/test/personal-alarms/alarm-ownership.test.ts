@@ -371,6 +371,15 @@ describe('every change of an alarm is recorded: who, when, what', () => {
     expect((await alarmRow(id)).version).toBe(before.version);
   });
 
+  test('each move of an armed alarm takes its timer to the next generation, never back to one it had', async () => {
+    const id = await eriksAlarm();
+    const first = (await alarmRow(id)).version;
+    expect((await as(erik).patch(`/${id}`, { dispatchAt: '2026-11-22T10:00:00.000Z' })).status).toBe(200);
+    expect((await alarmRow(id)).version).toBe(first + 1);
+    expect((await as(erik).patch(`/${id}`, { oneMinuteWarning: true })).status).toBe(200);
+    expect((await alarmRow(id)).version).toBe(first + 2);
+  });
+
   test('a text holding a lone surrogate is recorded as the alarm holds it, and a written-out escape stays as written', async () => {
     const id = await eriksAlarm(false);
     expect((await as(erik).patch(`/${id}`, { text: 'Stairwell \udfff B \\udfff' })).status).toBe(200);
