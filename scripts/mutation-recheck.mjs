@@ -3,7 +3,7 @@
 // the whole test files that hold a test reaching it run with plain Jest (every test of those files, not only the ones
 // Stryker's coverage named), and the source is put back. A survivor that a test fails on here was not a survivor: the
 // run's coverage or its state misled it. Prints one line per mutant and a count; exits 1 when any was killed here.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,7 +13,7 @@ const here = join(import.meta.dirname, '..');
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   // --root: the project whose report and sources are read (this one unless named; its tests say so).
-  options: { status: { type: 'string' }, root: { type: 'string' } },
+  options: { status: { type: 'string' }, root: { type: 'string' }, only: { type: 'string' } },
 });
 const root = resolve(values.root ?? here);
 const [name] = positionals;
@@ -21,6 +21,8 @@ const reportPath = join(root, 'reports', 'mutation', `${name}.incremental.json`)
 if (!name || !existsSync(reportPath))
   throw new Error(`name an area with a report in reports/mutation/ (${name} has none)`);
 const statuses = new Set((values.status ?? 'Survived').split(','));
+// --only: the source files whose path contains one of these (comma-separated), to split a long recheck in two.
+const only = values.only?.split(',');
 
 const report = JSON.parse(readFileSync(reportPath, 'utf8'));
 const fileOfTest = new Map();
@@ -49,17 +51,20 @@ let tried = 0;
 let killedHere = 0;
 let skipped = 0;
 for (const [file, { source, mutants }] of Object.entries(report.files)) {
+  if (only && !only.some((part) => file.includes(part))) continue;
   const path = join(root, file);
   const current = readFileSync(path, 'utf8');
   for (const mutant of mutants) {
     if (!statuses.has(mutant.status)) continue;
     const where = `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName} → ${JSON.stringify(mutant.replacement).slice(0, 60)}`;
-    const testFiles = [...new Set((mutant.coveredBy ?? []).map((id) => fileOfTest.get(id)).filter(Boolean))];
+    // A mutant no single test reaches is static (a module's constant, set once at load): every test of the area.
+    const reaching = (mutant.coveredBy ?? []).map((id) => fileOfTest.get(id)).filter(Boolean);
+    const testFiles = [...new Set(reaching.length ? reaching : Object.keys(report.testFiles ?? {}))];
     // The report's source is the code the mutant was made from; a file changed since cannot be rechecked faithfully.
     if (current !== source || testFiles.length === 0) {
       skipped++;
       console.log(
-        `skipped  ${where} (${current !== source ? 'the file changed since the run' : 'no test reaches it'})`,
+        `skipped  ${where} (${current !== source ? 'the file changed since the run' : 'no tests in the report'})`,
       );
       continue;
     }
@@ -71,19 +76,22 @@ for (const [file, { source, mutants }] of Object.entries(report.files)) {
     delete env.TEST_DATABASE_URL;
     const results = join(scratch, 'results.json');
     rmSync(results, { force: true });
-    const run = spawnSync(
-      process.execPath,
-      [...nodeFlags, jest, '--ci', '--silent', '--json', `--outputFile=${results}`, ...testFiles],
-      {
-        cwd: root,
-        env,
-        encoding: 'utf8',
-      },
+    // Not spawnSync: a signal (Ctrl-C) must reach the handler above, which puts the source back, while Jest runs.
+    const status = await new Promise((done) =>
+      spawn(
+        process.execPath,
+        [...nodeFlags, jest, '--ci', '--silent', '--json', `--outputFile=${results}`, ...testFiles],
+        {
+          cwd: root,
+          env,
+          stdio: 'ignore',
+        },
+      ).on('close', done),
     );
     restore();
     restore = undefined;
     tried++;
-    if (run.status === 0) console.log(`survives ${where}`);
+    if (status === 0) console.log(`survives ${where}`);
     else {
       killedHere++;
       const failing = existsSync(results)
@@ -96,7 +104,7 @@ for (const [file, { source, mutants }] of Object.entries(report.files)) {
               ),
           )
         : [];
-      console.log(`killed   ${where}: ${failing.slice(0, 2).join('; ') || `exit ${run.status}`}`);
+      console.log(`killed   ${where}: ${failing.slice(0, 2).join('; ') || `exit ${status}`}`);
     }
   }
 }

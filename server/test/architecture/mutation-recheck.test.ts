@@ -1,6 +1,6 @@
 // scripts/mutation-recheck.mjs (npm run test:mutation:recheck) on a small project made here: a report with a mutant
 // a test notices, one no test notices and one made from a source that has changed since, in the report's own shape.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,8 @@ function write(sources: { numbers: string; tested: string }) {
             mutant('1', at(1, 25, 30), 'a - b', 'ArithmeticOperator'),
             mutant('2', at(2, 24, 29), 'n >= 0', 'EqualityOperator'),
             { ...mutant('3', at(1, 25, 30), 'a * b', 'ArithmeticOperator'), status: 'Killed' },
+            // Reached by no single test (a static mutant): every test file of the report runs.
+            { ...mutant('5', at(1, 25, 30), 'b + a', 'ArithmeticOperator'), coveredBy: [] },
           ],
         },
         // The report was made from `n + n`; the file says `n * 2` now. `n * 2` for `n + n` is a survivor no test can kill.
@@ -83,8 +85,9 @@ describe('npm run test:mutation:recheck', () => {
     expect(lines).toEqual([
       'killed   src/numbers.js:1:25 ArithmeticOperator → "a - b": adds',
       'survives src/numbers.js:2:24 EqualityOperator → "n >= 0"',
+      'survives src/numbers.js:1:25 ArithmeticOperator → "b + a"',
       'skipped  src/tested.js:1:25 ArithmeticOperator → "n * 2" (the file changed since the run)',
-      '2 tried again: 1 survive, 1 killed outside the run; 1 skipped',
+      '3 tried again: 2 survive, 1 killed outside the run; 1 skipped',
     ]);
     expect(run.status).toBe(1);
     expect(readFileSync(join(project, 'src', 'numbers.js'), 'utf8')).toBe(numbers);
@@ -102,6 +105,20 @@ describe('npm run test:mutation:recheck', () => {
       'killed   src/numbers.js:1:25 ArithmeticOperator → "a * b": adds',
       '1 tried again: 0 survive, 1 killed outside the run; 0 skipped',
     ]);
+  });
+
+  test('stopped while a mutant is in the source (Ctrl-C), it puts the source back', async () => {
+    write({ numbers, tested });
+    const child = spawn(process.execPath, [script, '--root', project, 'tiny'], { stdio: 'ignore' });
+    const path = join(project, 'src', 'numbers.js');
+    const deadline = Date.now() + 20_000;
+    while (readFileSync(path, 'utf8') === numbers && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(readFileSync(path, 'utf8')).not.toBe(numbers);
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(readFileSync(path, 'utf8')).toBe(numbers);
   });
 
   test('an area without a report is refused', () => {
