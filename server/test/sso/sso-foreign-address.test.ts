@@ -4,6 +4,7 @@
 // factor. A domain's identity provider speaks for that domain's addresses only: any other address is refused
 // (OIDC 401 INVALID_SSO_ID_TOKEN, SAML error=saml_validation_failed), logged, and no session is bound.
 import request from 'supertest';
+import { upsertSsoDomain } from '../../src/modules/sso/sso.repository';
 import type { TestContext } from '../support/context';
 import { insertTenant, insertUser } from '../support/fixtures';
 import {
@@ -95,6 +96,14 @@ describe("OIDC: the tenant's identity provider asserts an address outside the te
     [
       "a shared member at another tenant's SSO domain",
       async (t: { tenantId: number }) => sharedMember(t.tenantId, (await ssoTenant(ctx.services, 'oidc')).domain),
+    ],
+    [
+      "a member at a domain of the tenant's own that signs in with SAML",
+      async (t: { tenantId: number }) => {
+        const domain = `saml-${++counter}.test`;
+        await upsertSsoDomain(ctx.services.db, { domain, tenantId: t.tenantId, kind: 'saml' });
+        return sharedMember(t.tenantId, domain);
+      },
     ],
     [
       'a member at a subdomain of the tenant’s domain',

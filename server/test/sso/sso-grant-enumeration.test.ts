@@ -121,6 +121,23 @@ describe('attack: telling members of an SSO domain from non-members by the sso g
     for (const shape of shapes.slice(1)) expect(shape).toEqual(shapes[0]);
   });
 
+  test('an address at a domain that does not sign in with SSO opens no session, whoever holds it', async () => {
+    const { tenant } = await organisation();
+    const other = `anna@plain-${next}.test`;
+    await insertUser(ctx.services, { email: other, tenants: [tenant.tenantId] });
+    for (const email of [other, `ghost@plain-${next}.test`, `anna@hr.${tenant.domain}`]) {
+      const res = await grant(address(), email);
+      expect({ email, status: res.status, error: res.body.error }).toEqual({
+        email,
+        status: 400,
+        error: expect.objectContaining({
+          code: 'INVALID_SSO_CONFIGURATION',
+          message: 'This email domain does not sign in with single sign-on here',
+        }),
+      });
+    }
+  });
+
   test('the server runs exactly the same statements for a member as for a non-member', async () => {
     const { member, nonMembers } = await organisation();
     // The first grant compiles and prepares what later ones reuse; compare warm runs only.
@@ -182,7 +199,11 @@ describe('attack: using a pending SSO session, bound to no user, for anything bu
       { saml: { redirectUri: 'http://127.0.0.1:5173/login/sso' } },
       as,
     );
-    expect([saml.status, saml.body.error.code]).toEqual([400, 'INVALID_SSO_CONFIGURATION']);
+    expect([saml.status, saml.body.error.code, saml.body.error.message]).toEqual([
+      400,
+      'INVALID_SSO_CONFIGURATION',
+      'This session does not sign in with saml',
+    ]);
   });
 
   test('it ends itself, and no other session (not even another pending one)', async () => {
