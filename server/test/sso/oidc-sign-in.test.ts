@@ -139,7 +139,23 @@ describe('OIDC sign-in with PKCE against a real OpenID Provider', () => {
     });
     const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
     expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('INVALID_CREDENTIALS');
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      message: 'No account of this organisation matches the signed-in identity',
+    });
+  });
+
+  test("an address outside the organisation's SSO domains answers 401 INVALID_SSO_ID_TOKEN", async () => {
+    const tenant = await oidcTenant();
+    const { session, verifier, state, code } = await signInAtProvider(tenant.user.email, {
+      asAtProvider: 'anna@elsewhere.test',
+    });
+    const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_SSO_ID_TOKEN',
+      message: "The identity provider asserted an address outside the organisation's single sign-on domains",
+    });
   });
 
   test('an ID token whose payload was changed in transit to name a colleague answers 401 INVALID_SSO_ID_TOKEN', async () => {
@@ -156,6 +172,16 @@ describe('OIDC sign-in with PKCE against a real OpenID Provider', () => {
       const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('INVALID_SSO_ID_TOKEN');
+      // An ID token check names no provider error, only the client's code for the check.
+      expect(ctx.logs.map((line) => JSON.parse(line)).filter((line) => line.tenantId === tenant.tenantId)).toEqual([
+        expect.objectContaining({
+          level: 40,
+          kind: 'oidc',
+          msg: 'oidc sign-in refused: INVALID_SSO_ID_TOKEN',
+          reason: 'OAUTH_INVALID_RESPONSE',
+          detail: 'invalid response encountered',
+        }),
+      ]);
       expect(
         (
           await ctx.services.db
@@ -190,7 +216,36 @@ describe('OIDC sign-in with PKCE against a real OpenID Provider', () => {
       oidc: { authorizationCode: code, codeVerifier: verifier, state: 'forged-state' },
     });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('AUTHORIZATION_CODE_NOT_FOUND');
+    expect(res.body.error).toMatchObject({
+      code: 'AUTHORIZATION_CODE_NOT_FOUND',
+      message: 'No sign-in with this state is pending for the session',
+    });
+  });
+
+  test("a challenge that names another organisation than the session's is refused: 400 AUTHORIZATION_CODE_NOT_FOUND", async () => {
+    // The API stores a challenge with its session's organisation only; a row naming another one (written by
+    // anything else) must not complete the session's sign-in, even with a code and verifier that would.
+    const tenant = await oidcTenant();
+    const other = await oidcTenant();
+    const { session, verifier, state, code } = await signInAtProvider(tenant.user.email);
+    await ctx.services.db
+      .updateTable('sso_challenges')
+      .set({ tenant_id: other.tenantId })
+      .where('session_id', '=', session.id)
+      .execute();
+    const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'AUTHORIZATION_CODE_NOT_FOUND',
+      message: 'No sign-in with this state is pending for the session',
+    });
+    expect(
+      await ctx.services.db
+        .selectFrom('sessions')
+        .select(['user_id', 'factors'])
+        .where('id', '=', session.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ user_id: null, factors: { oidc: 'unverified' } });
   });
 
   test('an authorization code used twice is refused by the provider: 401 INVALID_SSO_AUTHORIZATION_CODE', async () => {
@@ -218,15 +273,44 @@ describe('OIDC sign-in with PKCE against a real OpenID Provider', () => {
       oidc: { authorizationCode: first.code, codeVerifier: first.verifier, state: 'shared-state' },
     });
     expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('INVALID_SSO_AUTHORIZATION_CODE');
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_SSO_AUTHORIZATION_CODE',
+      message: 'The identity provider did not accept the authorization code',
+    });
+    // Operators read the provider's own reason in the log.
+    const refusals = ctx.logs
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.tenantId === tenant.tenantId && line.kind === 'oidc');
+    expect(refusals).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'oidc sign-in refused: INVALID_SSO_AUTHORIZATION_CODE',
+        reason: 'invalid_grant',
+        detail: 'server responded with an error in the response body',
+      }),
+    ]);
+    expect(JSON.stringify(refusals)).not.toContain(first.code);
+    expect(JSON.stringify(refusals)).not.toContain(first.verifier);
   });
 
   test('each challenge is answered once: a second answer answers 400 AUTHORIZATION_CODE_NOT_FOUND', async () => {
     const tenant = await oidcTenant();
     const { session, verifier, state, code } = await signInAtProvider(tenant.user.email);
     const wrongVerifier = pkce().verifier;
-    const bad = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: wrongVerifier, state } });
-    expect(bad.body.error.code).toBe('INVALID_SSO_AUTHORIZATION_CODE');
+    // The provider checks PKCE as well; the verifier is refused here, before any request leaves for it.
+    const sent = jest.spyOn(ctx.services.outbound, 'fetch');
+    let bad: Awaited<ReturnType<typeof verify>>;
+    try {
+      bad = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: wrongVerifier, state } });
+      expect(sent).not.toHaveBeenCalled();
+    } finally {
+      sent.mockRestore();
+    }
+    expect(bad.status).toBe(401);
+    expect(bad.body.error).toMatchObject({
+      code: 'INVALID_SSO_AUTHORIZATION_CODE',
+      message: 'The code verifier does not match the code challenge',
+    });
     const again = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
     expect(again.body.error.code).toBe('AUTHORIZATION_CODE_NOT_FOUND');
   });
@@ -258,7 +342,10 @@ describe('OIDC sign-in with PKCE against a real OpenID Provider', () => {
     clock.advance(11 * 60_000);
     const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('SSO_CHALLENGE_EXPIRED');
+    expect(res.body.error).toMatchObject({
+      code: 'SSO_CHALLENGE_EXPIRED',
+      message: 'The sign-in took too long; start again',
+    });
   });
 });
 
@@ -299,7 +386,10 @@ describe('OIDC configuration and request errors', () => {
       oidc: { codeChallenge: pkce().challenge, codeChallengeMethod: 'S256', redirectUri: ssoPage, state: 's' },
     });
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('INVALID_SSO_CONFIGURATION');
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_SSO_CONFIGURATION',
+      message: 'The organisation has no OIDC settings',
+    });
   });
 
   test("Skolon without the region's Skolon client answers 400 INVALID_SSO_CONFIGURATION", async () => {
@@ -308,7 +398,11 @@ describe('OIDC configuration and request errors', () => {
     const res = await challenge(ctx, session, {
       skolon: { codeChallenge: pkce().challenge, codeChallengeMethod: 'S256', redirectUri: ssoPage, state: 's' },
     });
-    expect(res.body.error.code).toBe('INVALID_SSO_CONFIGURATION');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_SSO_CONFIGURATION',
+      message: 'The organisation has no Skolon settings',
+    });
   });
 
   test("a challenge of another protocol than the domain's answers 400 INVALID_SSO_CONFIGURATION", async () => {

@@ -65,7 +65,10 @@ describe('Skolon sign-in', () => {
   test('a student answers 403 SKOLON_USER_NOT_TEACHER and the session stays unverified', async () => {
     const { session, res } = await skolonSignIn('STUDENT');
     expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('SKOLON_USER_NOT_TEACHER');
+    expect(res.body.error).toMatchObject({
+      code: 'SKOLON_USER_NOT_TEACHER',
+      message: 'Only teachers may sign in with Skolon',
+    });
     expect((await tenantsAs(ctx, session.accessToken)).status).toBe(403);
   });
 });

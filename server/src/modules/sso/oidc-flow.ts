@@ -128,12 +128,15 @@ export async function verifyOidcChallenge(
       // Stryker disable next-line StringLiteral: equivalent; any text without '@' is refused below with the same answer.
       email = typeof claims.email === 'string' ? claims.email : '';
     }
+    // Stryker disable next-line StringLiteral: equivalent; any text without '@' is refused below with the same answer.
     if (claims.email_verified === false) email = '';
   } catch (error) {
     const mapped = exchangeError(error);
     // Operators need the provider's reason; it names no secret (codes, verifiers and tokens are not in it).
     const cause = error as { code?: string; error?: string; message?: string };
     services.logger.warn(
+      // Stryker disable next-line OptionalChaining: equivalent; what is caught is never null or undefined (openid-client
+      // wraps any failure in an error object of its own, and the flow throws ApiErrors).
       { tenantId: target.tenantId, kind, reason: cause?.error ?? cause?.code, detail: cause?.message },
       `${kind} sign-in refused: ${mapped.code}`,
     );
