@@ -18,9 +18,16 @@ describe('POST /core/saml/acs without RelayState', () => {
     ['no RelayState', { SAMLResponse: 'PHgvPg==' }],
     ['an empty RelayState', { SAMLResponse: 'PHgvPg==', RelayState: '' }],
   ])("%s redirects the browser to the sign-in app's error page", async (_, form) => {
+    const before = ctx.logs.length;
     const res = await request(ctx.app).post('/core/saml/acs').type('form').send(form);
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe(errorPage);
+    // Operators see why: the refusal is logged as a warning like every other refused response.
+    const warnings = ctx.logs
+      .slice(before)
+      .map((line) => JSON.parse(line) as { level: number; msg?: string; reason?: string })
+      .filter((entry) => entry.level === 40);
+    expect(warnings).toEqual([expect.objectContaining({ msg: 'SAML response refused', reason: 'no RelayState' })]);
   });
 
   test('a RelayState that is not an allowed page still answers 400 (never an open redirect)', async () => {

@@ -81,6 +81,13 @@ describe('GET /core/saml/sp', () => {
 });
 
 describe('SAML sign-in', () => {
+  /** The reasons logged for refused SAML responses, for operators. */
+  const refusals = () =>
+    ctx.logs
+      .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
+      .filter((entry) => entry.msg === 'SAML response refused')
+      .map((entry) => entry.reason);
+
   test("the challenge sends an AuthnRequest to the tenant's IdP with the sign-in page as RelayState", async () => {
     const tenant = await tenantWithSaml();
     const { authorizationUrl, authnRequest } = await startSaml(tenant.user.email);
@@ -123,6 +130,7 @@ describe('SAML sign-in', () => {
     expect(redirectOf((await answer(tenant.user.email, { sign: false })).res)).toEqual({
       error: 'saml_validation_failed',
     });
+    expect(refusals().at(-1)).toBe('not valid');
   });
 
   test('an assertion that is not signed itself, inside a response signed by the trusted IdP, answers error=saml_validation_failed', async () => {
@@ -163,6 +171,7 @@ describe('SAML sign-in', () => {
       acsUrl,
     });
     expect(redirectOf(await postAcs(saml))).toEqual({ error: 'saml_validation_failed' });
+    expect(refusals().at(-1)).toBe('answers no sign-in of ours');
   });
 
   test('a replayed response is refused: error=saml_validation_failed, and no second code', async () => {
@@ -177,6 +186,7 @@ describe('SAML sign-in', () => {
     expect(redirectOf((await answer(tenant.user.email, {}, `nobody@${tenant.domain}`)).res)).toEqual({
       error: 'user_not_found',
     });
+    expect(refusals().at(-1)).toBe('no such user');
   });
 
   test('a sign-in started for an address without an account goes to the IdP like any; its answer is error=user_not_found', async () => {
@@ -196,6 +206,15 @@ describe('SAML sign-in', () => {
     expect(redirectOf((await answer(tenant.user.email, {}, outsider.email)).res)).toEqual({
       error: 'unauthorized_organization',
     });
+    expect(refusals().at(-1)).toBe('not a member of the organisation');
+  });
+
+  test("an address at a domain that is not the organisation's answers error=saml_validation_failed", async () => {
+    const tenant = await tenantWithSaml();
+    expect(redirectOf((await answer(tenant.user.email, {}, 'anna@elsewhere.test')).res)).toEqual({
+      error: 'saml_validation_failed',
+    });
+    expect(refusals().at(-1)).toBe('the asserted address is not at a domain of the organisation');
   });
 
   test('a RelayState that is not an allowed page answers 400 BAD_REQUEST instead of redirecting', async () => {
@@ -204,26 +223,29 @@ describe('SAML sign-in', () => {
     const saml = signedAnswer(authnRequest.id, tenant.user.email);
     const res = await postAcs(saml, 'https://evil.example/steal');
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('BAD_REQUEST');
+    expect(res.body.error).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'RelayState is not an allowed target',
+      issues: [{ where: 'body', path: '/RelayState', message: 'is not an allowed redirect target' }],
+    });
   });
 
   test('a code used after 2 minutes answers 400 SSO_CHALLENGE_EXPIRED; an unknown code AUTHORIZATION_CODE_NOT_FOUND', async () => {
     const tenant = await tenantWithSaml();
     const { session, res } = await answer(tenant.user.email);
     const unknown = await verify(ctx, session, { saml: { code: 'not-the-code' } });
-    expect(unknown.body.error.code).toBe('AUTHORIZATION_CODE_NOT_FOUND');
+    expect(unknown.body.error).toMatchObject({
+      code: 'AUTHORIZATION_CODE_NOT_FOUND',
+      message: 'No SAML sign-in with this code is pending for the session',
+    });
     clock.advance(3 * 60_000);
     const late = await verify(ctx, session, { saml: { code: redirectOf(res).code } });
     expect(late.status).toBe(400);
-    expect(late.body.error.code).toBe('SSO_CHALLENGE_EXPIRED');
+    expect(late.body.error).toMatchObject({
+      code: 'SSO_CHALLENGE_EXPIRED',
+      message: 'The sign-in took too long; start again',
+    });
   });
-
-  /** The reasons logged for refused SAML responses, for operators. */
-  const refusals = () =>
-    ctx.logs
-      .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
-      .filter((entry) => entry.msg === 'SAML response refused')
-      .map((entry) => entry.reason);
 
   test('a response after the sign-in expired (10 minutes) answers error=saml_validation_failed, and says why in the log', async () => {
     const tenant = await tenantWithSaml();
@@ -284,7 +306,11 @@ describe('SAML sign-in', () => {
     const tenant = await ssoTenant(ctx.services, 'saml');
     const session = await ssoSession(ctx, tenant.user.email);
     const res = await challenge(ctx, session, { saml: { redirectUri: ssoPage } });
-    expect(res.body.error.code).toBe('INVALID_SSO_CONFIGURATION');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'INVALID_SSO_CONFIGURATION',
+      message: 'The organisation has no SAML settings',
+    });
   });
 
   test('the ACS takes no version header and no sign-in', async () => {
