@@ -59,6 +59,29 @@ describe('POST /core/v1/sessions (grantType password)', () => {
     expect(res.body.factors).toEqual({ password: 'verified', otpEmail: 'unverified', otpSms: 'unverified' });
   });
 
+  test("every second factor at once is listed in the contract's order: email, SMS, then passkey", async () => {
+    const user = await insertUserWithPassword(ctx.services, { otpEmail: true, otpSms: true, phone: '+46700000003' });
+    await ctx.services.db
+      .insertInto('passkeys')
+      .values({
+        id: '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f',
+        user_id: user.id,
+        credential_id: 'factor-order-credential',
+        public_key: Buffer.from('not used here'),
+        aaguid: '00000000-0000-0000-0000-000000000000',
+        device_type: 'multiDevice',
+        name: 'Laptop',
+      })
+      .execute();
+    const res = await login(user.email, goodPassword);
+    expect(Object.entries(res.body.factors)).toEqual([
+      ['password', 'verified'],
+      ['otpEmail', 'unverified'],
+      ['otpSms', 'unverified'],
+      ['passkey', 'unverified'],
+    ]);
+  });
+
   test('unknown email, wrong password and no password set answer the identical 401 INVALID_CREDENTIALS', async () => {
     const withPassword = await insertUserWithPassword(ctx.services);
     const withoutPassword = await insertUser(ctx.services, { passwordHash: null });
