@@ -4,7 +4,6 @@
 // And which of the asserted values is taken as the address: only a whole address, from the known claims.
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { SignedXml } from 'xml-crypto';
 import { challengeLifetimeMs } from '../../src/modules/sso/sso-sessions';
 import type { TestContext } from '../support/context';
 import { insertTenant } from '../support/fixtures';
@@ -16,7 +15,7 @@ import {
   ssoSession,
   verify,
 } from '../support/enterprise-fixtures';
-import { createTestIdp, readAuthnRequest, samlResponse, type TestIdp } from '../support/saml-idp';
+import { createTestIdp, readAuthnRequest, samlResponse, signedXml, type TestIdp } from '../support/saml-idp';
 
 /** Another page of the sign-in app the region may send browsers to. */
 const otherPage = 'http://127.0.0.1:5173/login/other';
@@ -74,26 +73,7 @@ const iso = (ms: number) => new Date(Date.now() + ms).toISOString();
 const xmlId = () => `_${randomBytes(16).toString('hex')}`;
 
 /** `xml` with an enveloped signature of the trusted IdP over its element `signed`, base64 as posted. */
-function signedBy(xml: string, signed: 'Response' | 'Assertion') {
-  const sig = new SignedXml({
-    privateKey: idp.privateKey,
-    publicCert: idp.certificate,
-    signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-    canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
-  });
-  sig.addReference({
-    xpath: `//*[local-name(.)='${signed}']`,
-    transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
-    digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
-  });
-  sig.computeSignature(xml, {
-    location: {
-      reference: `/descendant-or-self::*[local-name(.)='${signed}'][1]/*[local-name(.)='Issuer']`,
-      action: 'after',
-    },
-  });
-  return Buffer.from(sig.getSignedXml()).toString('base64');
-}
+const signedBy = (xml: string, signed: 'Response' | 'Assertion') => signedXml(xml, idp, signed);
 
 const responseOpen = (inResponseTo: string) =>
   `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${xmlId()}" Version="2.0" IssueInstant="${iso(0)}" Destination="${acsUrl}" InResponseTo="${inResponseTo}">` +

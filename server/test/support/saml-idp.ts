@@ -69,14 +69,17 @@ export function samlResponse(idp: TestIdp, o: ResponseOptions): string {
     `<saml:AttributeStatement><saml:Attribute Name="http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress"><saml:AttributeValue>${o.email}</saml:AttributeValue></saml:Attribute></saml:AttributeStatement>` +
     `</saml:Assertion></samlp:Response>`;
   if (o.sign === false) return Buffer.from(xml).toString('base64');
-  const signer = o.signWith ?? idp;
+  return signedXml(xml, o.signWith ?? idp, o.signResponseOnly ? 'Response' : 'Assertion');
+}
+
+/** `xml` with an enveloped signature of `signer` over its element `signed`, base64 as posted to the ACS. */
+export function signedXml(xml: string, signer: TestIdp, signed: 'Response' | 'Assertion'): string {
   const sig = new SignedXml({
     privateKey: signer.privateKey,
     publicCert: signer.certificate,
     signatureAlgorithm: 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
     canonicalizationAlgorithm: 'http://www.w3.org/2001/10/xml-exc-c14n#',
   });
-  const signed = o.signResponseOnly ? 'Response' : 'Assertion';
   sig.addReference({
     xpath: `//*[local-name(.)='${signed}']`,
     transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', 'http://www.w3.org/2001/10/xml-exc-c14n#'],
