@@ -121,6 +121,18 @@ describe('attack: telling members of an SSO domain from non-members by the sso g
     for (const shape of shapes.slice(1)) expect(shape).toEqual(shapes[0]);
   });
 
+  test('an address typed with capitals finds its domain as written in lower case', async () => {
+    const { tenant } = await organisation();
+    const res = await grant(address(), `Anna.Berg@${tenant.domain.toUpperCase()}`);
+    expect(res.status).toBe(201);
+    const row = await ctx.services.db
+      .selectFrom('sessions')
+      .select('sso_tenant_id')
+      .where('id', '=', res.body.id)
+      .executeTakeFirstOrThrow();
+    expect(row.sso_tenant_id).toBe(tenant.tenantId);
+  });
+
   test('an address at a domain that does not sign in with SSO opens no session, whoever holds it', async () => {
     const { tenant } = await organisation();
     const other = `anna@plain-${next}.test`;
