@@ -21,6 +21,25 @@ const useAccess = (session: { id: string }, accessToken: string) =>
     .set('authorization', `Bearer ${accessToken}`)
     .send({ otpEmail: true });
 
+/** The test database, counting the statements sent through it; `after(n)` runs once the n-th (from 1) has answered. */
+function watched(after?: (statement: number) => Promise<void>) {
+  const sent = { statements: 0 };
+  const db = new Proxy(ctx.services.db, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target) as unknown;
+      if (typeof value !== 'function') return value;
+      if (name !== 'executeQuery') return value.bind(target);
+      return async (...args: unknown[]) => {
+        const statement = ++sent.statements;
+        const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        await after?.(statement);
+        return result;
+      };
+    },
+  });
+  return { db, sent };
+}
+
 describe('PUT /core/v1/sessions/{id}', () => {
   test('rotates: answers new access and refresh tokens for the same session', async () => {
     const s = await newSession();
@@ -213,55 +232,27 @@ describe('every refusal says why, in the order the contract gives', () => {
     const tenant = await insertTenant(ctx.services);
     const user = await insertUser(ctx.services, { tenants: [tenant] });
     const s = await startSession(ctx.services, user.id, { password: 'verified', otpEmail: 'unverified' });
-    let statements = 0;
-    const db = new Proxy(ctx.services.db, {
-      get(target, name) {
-        const value = Reflect.get(target, name, target) as unknown;
-        if (name !== 'executeQuery' || typeof value !== 'function') {
-          return typeof value === 'function' ? value.bind(target) : value;
-        }
-        return async (...args: unknown[]) => {
-          const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (statements++ === 0)
-            await target
-              .updateTable('sessions')
-              .set({ factors: JSON.stringify({ password: 'verified', otpEmail: 'verified' }) })
-              .where('id', '=', s.id)
-              .execute();
-          return result;
-        };
-      },
+    const { db, sent } = watched(async (statement) => {
+      if (statement === 1)
+        await ctx.services.db
+          .updateTable('sessions')
+          .set({ factors: JSON.stringify({ password: 'verified', otpEmail: 'verified' }) })
+          .where('id', '=', s.id)
+          .execute();
     });
     await expect(
       rotate({ ...ctx.services, db }, { sessionId: s.id, refreshToken: s.refreshToken }),
     ).rejects.toMatchObject({ code: 'INVALID_SESSION', message: 'The session has ended' });
-    expect(statements).toBe(2);
+    expect(sent.statements).toBe(2);
     // The token is still the chain's current one: asked again, it rotates.
     expect((await refresh(s.id, s.refreshToken)).status).toBe(200);
   });
 });
 
 describe('the cost and the edge of a refresh', () => {
-  /** The database, counting the statements sent through it. */
-  const counted = () => {
-    const sent = { statements: 0 };
-    const db = new Proxy(ctx.services.db, {
-      get(target, name) {
-        const value = Reflect.get(target, name, target) as unknown;
-        if (typeof value !== 'function') return value;
-        if (name !== 'executeQuery') return value.bind(target);
-        return (...args: unknown[]) => {
-          sent.statements++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
-    return { db, sent };
-  };
-
   test('a rotation of the current token is one statement', async () => {
     const s = await newSession();
-    const { db, sent } = counted();
+    const { db, sent } = watched();
     const body = await rotate({ ...ctx.services, db }, { sessionId: s.id, refreshToken: s.refreshToken });
     expect(body.id).toBe(s.id);
     expect(sent.statements).toBe(1);
