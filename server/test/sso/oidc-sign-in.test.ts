@@ -2,6 +2,7 @@ import request from 'supertest';
 import type { TestContext } from '../support/context';
 import { insertTenant, insertUser, v1 } from '../support/fixtures';
 import { movableClock } from '../support/sign-in';
+import { challengeLifetimeMs } from '../../src/modules/sso/sso-sessions';
 import {
   challenge,
   createSsoTestContext,
@@ -346,6 +347,34 @@ describe('OIDC sign-in with PKCE against a real OpenID Provider', () => {
       code: 'SSO_CHALLENGE_EXPIRED',
       message: 'The sign-in took too long; start again',
     });
+  });
+});
+
+describe('the instant a challenge expires', () => {
+  afterEach(() => clock.hold());
+
+  test('answered at the very instant it expires (10 minutes) answers 400 SSO_CHALLENGE_EXPIRED', async () => {
+    const tenant = await oidcTenant();
+    const startedAt = clock.now();
+    clock.hold(startedAt);
+    const { session, verifier, state, code } = await signInAtProvider(tenant.user.email);
+    clock.hold(new Date(startedAt.getTime() + challengeLifetimeMs));
+    const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({
+      code: 'SSO_CHALLENGE_EXPIRED',
+      message: 'The sign-in took too long; start again',
+    });
+  });
+
+  test('answered a millisecond before it expires signs in', async () => {
+    const tenant = await oidcTenant();
+    const startedAt = clock.now();
+    clock.hold(startedAt);
+    const { session, verifier, state, code } = await signInAtProvider(tenant.user.email);
+    clock.hold(new Date(startedAt.getTime() + challengeLifetimeMs - 1));
+    const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
+    expect(res.status).toBe(200);
   });
 });
 

@@ -163,6 +163,15 @@ describe('the asserted address', () => {
     expect(params.sessionId).toBe(session.id);
     expect(params.code).toBeDefined();
   });
+
+  test('is a whole value: a claim that merely begins with an address is passed over for the subject', async () => {
+    const tenant = await tenantWithSaml();
+    const { session, requestId } = await startSaml(tenant.user.email);
+    const saml = signedAssertion(requestId, tenant.user.email, { [emailClaim]: `${tenant.user.email} (work)` });
+    const params = redirectOf(await postAcs(saml));
+    expect(params.sessionId).toBe(session.id);
+    expect(params.code).toBeDefined();
+  });
 });
 
 describe('the one-time code', () => {

@@ -302,7 +302,7 @@ describe('SAML sign-in', () => {
     });
   });
 
-  test('a tenant without SAML settings answers 400 INVALID_SSO_CONFIGURATION', async () => {
+  test('a tenant without SAML settings answers 400 INVALID_SSO_CONFIGURATION, saying that none are set', async () => {
     const tenant = await ssoTenant(ctx.services, 'saml');
     const session = await ssoSession(ctx, tenant.user.email);
     const res = await challenge(ctx, session, { saml: { redirectUri: ssoPage } });

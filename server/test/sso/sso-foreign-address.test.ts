@@ -119,6 +119,18 @@ describe("OIDC: the tenant's identity provider asserts an address outside the te
     expect(refusalLogged('oidc')).toBe(true);
   });
 
+  test('the refusal logs the asserted domain, in lower case, and never the address', async () => {
+    const tenant = await oidcTenant();
+    const domain = `Shared-${++counter}.Test`;
+    const { res } = await oidcSignIn(tenant.user.email, `Maria@${domain}`);
+    expect(res.status).toBe(401);
+    const refusals = ctx.logs
+      .map((line) => JSON.parse(line) as { msg?: string; assertedDomain?: string })
+      .filter((entry) => entry.msg?.includes('not at a domain of the organisation'));
+    expect(refusals.at(-1)?.assertedDomain).toBe(domain.toLowerCase());
+    expect(ctx.logs.filter((line) => line.toLowerCase().includes('maria@'))).toEqual([]);
+  });
+
   test("an address at the tenant's own domain, in any case, still signs in", async () => {
     const tenant = await oidcTenant();
     const { session, res } = await oidcSignIn(tenant.user.email, tenant.user.email.toUpperCase());

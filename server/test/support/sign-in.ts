@@ -17,8 +17,14 @@ export async function insertUserWithPassword(services: Services, options: UserOp
 /** A clock that starts now and moves only when told. */
 export function movableClock() {
   let offset = 0;
-  const now = () => new Date(Date.now() + offset);
-  return { now, advance: (ms: number) => void (offset += ms) };
+  let held: Date | undefined;
+  const now = () => held ?? new Date(Date.now() + offset);
+  return {
+    now,
+    advance: (ms: number) => void (offset += ms),
+    /** Stops the clock at `at` (until called again; no argument lets it run on). */
+    hold: (at?: Date) => void (held = at),
+  };
 }
 
 export const latestOutboxMessage = async (services: Services, to: string) =>
