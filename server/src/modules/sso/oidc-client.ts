@@ -50,23 +50,28 @@ export function oidcConfiguration(
   return config;
 }
 
-const idTokenCodes = new Set([
-  'OAUTH_JWT_TIMESTAMP_CHECK_FAILED',
-  'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
-  'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED',
-  'OAUTH_KEY_SELECTION_FAILED',
-  'OAUTH_INVALID_RESPONSE',
-  'OAUTH_PARSE_ERROR',
-]);
-const configurationCodes = new Set([
-  'OAUTH_RESPONSE_IS_NOT_CONFORM',
-  'OAUTH_RESPONSE_IS_NOT_JSON',
-  'OAUTH_HTTP_REQUEST_FORBIDDEN',
-  'OAUTH_REQUEST_PROTOCOL_FORBIDDEN',
-  'OAUTH_UNSUPPORTED_OPERATION',
-  'OAUTH_MISSING_SERVER_METADATA',
-  'OAUTH_INVALID_SERVER_METADATA',
-]);
+/** Which of the contract's failures a code of openid-client's is: a bad ID token, a provider not as configured, or neither. */
+function failureOf(code: string | undefined): 'idToken' | 'configuration' | undefined {
+  switch (code) {
+    case 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED':
+    case 'OAUTH_JWT_CLAIM_COMPARISON_FAILED':
+    case 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED':
+    case 'OAUTH_KEY_SELECTION_FAILED':
+    case 'OAUTH_INVALID_RESPONSE':
+    case 'OAUTH_PARSE_ERROR':
+      return 'idToken';
+    case 'OAUTH_RESPONSE_IS_NOT_CONFORM':
+    case 'OAUTH_RESPONSE_IS_NOT_JSON':
+    case 'OAUTH_HTTP_REQUEST_FORBIDDEN':
+    case 'OAUTH_REQUEST_PROTOCOL_FORBIDDEN':
+    case 'OAUTH_UNSUPPORTED_OPERATION':
+    case 'OAUTH_MISSING_SERVER_METADATA':
+    case 'OAUTH_INVALID_SERVER_METADATA':
+      return 'configuration';
+    default:
+      return undefined;
+  }
+}
 
 /** Maps what openid-client throws during the code exchange to the contract's error codes. */
 export function exchangeError(error: unknown): ApiError {
@@ -78,12 +83,13 @@ export function exchangeError(error: unknown): ApiError {
       cause: error,
     });
   }
-  if (e?.code && idTokenCodes.has(e.code))
+  const failure = failureOf(e?.code);
+  if (failure === 'idToken')
     return new ApiError('INVALID_SSO_ID_TOKEN', {
       message: "The identity provider's ID token is not valid",
       cause: error,
     });
-  if (e?.code && configurationCodes.has(e.code)) {
+  if (failure === 'configuration') {
     return new ApiError('INVALID_SSO_CONFIGURATION', {
       message: 'The identity provider did not answer as configured',
       cause: error,

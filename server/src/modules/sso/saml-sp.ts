@@ -7,13 +7,16 @@ import type { Config } from '../../config';
 export const spEntityId = (config: Config) => `${config.publicBaseUrl}/core/saml/sp`;
 export const acsUrl = (config: Config) => `${config.publicBaseUrl}/core/saml/acs`;
 
-export const emailNameIdFormat = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+/** What this region says of itself as a service provider, in its metadata and in each AuthnRequest. */
+const spIdentity = (config: Config) => ({
+  issuer: spEntityId(config),
+  callbackUrl: acsUrl(config),
+  identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
+});
 
 export function spMetadata(config: Config): string {
   return generateServiceProviderMetadata({
-    issuer: spEntityId(config),
-    callbackUrl: acsUrl(config),
-    identifierFormat: emailNameIdFormat,
+    ...spIdentity(config),
     wantAssertionsSigned: true,
     publicCerts: config.sso.samlSpCertificate,
     privateKey: config.sso.samlSpPrivateKey ?? undefined,
@@ -44,8 +47,7 @@ export interface IdpSettings {
 
 export function samlFor(config: Config, idp: IdpSettings, requestId: string, maxAgeMs: number): SAML {
   return new SAML({
-    issuer: spEntityId(config),
-    callbackUrl: acsUrl(config),
+    ...spIdentity(config),
     audience: spEntityId(config),
     entryPoint: idp.entry_point,
     idpIssuer: idp.idp_issuer ?? undefined,
@@ -57,7 +59,6 @@ export function samlFor(config: Config, idp: IdpSettings, requestId: string, max
     requestIdExpirationPeriodMs: maxAgeMs,
     maxAssertionAgeMs: maxAgeMs,
     acceptedClockSkewMs: 60_000,
-    identifierFormat: emailNameIdFormat,
     disableRequestedAuthnContext: true,
     generateUniqueId: () => requestId,
     ...(config.sso.samlSpPrivateKey
