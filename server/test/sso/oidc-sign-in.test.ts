@@ -197,6 +197,28 @@ describe('OIDC sign-in with PKCE against a real OpenID Provider', () => {
     }
   });
 
+  test('a token answer without an ID token answers 401 INVALID_SSO_ID_TOKEN and verifies nothing', async () => {
+    const proxy = await startTamperingProxy(peer.endpoints.tokenEndpoint, () => null);
+    try {
+      const tenant = await oidcTenant(proxy.url);
+      const { session, verifier, state, code } = await signInAtProvider(tenant.user.email);
+      const res = await verify(ctx, session, { oidc: { authorizationCode: code, codeVerifier: verifier, state } });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toMatchObject({
+        code: 'INVALID_SSO_ID_TOKEN',
+        message: "The identity provider's ID token is not valid",
+      });
+      const row = await ctx.services.db
+        .selectFrom('sessions')
+        .select(['user_id', 'factors'])
+        .where('id', '=', session.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ user_id: null, factors: { oidc: 'unverified' } });
+    } finally {
+      await proxy.close();
+    }
+  });
+
   test('through a proxy that changes nothing the same sign-in succeeds (the control of the test above)', async () => {
     const proxy = await startTamperingProxy(peer.endpoints.tokenEndpoint, (claims) => claims);
     try {

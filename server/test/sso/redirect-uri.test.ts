@@ -66,6 +66,12 @@ describe('candidates refused before the allow-list is read', () => {
     expect(allowed(candidate)).toBe(false);
   });
 
+  test('a dot inside a segment is no dot segment: such a page is allowed', () => {
+    expect(allowed(`${below}sign-in.html`)).toBe(true);
+    expect(allowed(`${below}v1.2/login`)).toBe(true);
+    expect(allowed(`${below}.well-known/sso`)).toBe(true);
+  });
+
   test.each([
     ['a backslash', 'http://127.0.0.1:5173/app\\login'],
     ['credentials', 'http://user:pass@127.0.0.1:5173/app/login'],
@@ -77,6 +83,14 @@ describe('candidates refused before the allow-list is read', () => {
   ])('a candidate with %s is refused', (_, candidate) => {
     expect(allowed(candidate)).toBe(false);
   });
+
+  test.each(['ftp://127.0.0.1/login/sso', 'com.example.app://login/sso', 'file:///login/sso'])(
+    'a page of another scheme than http(s), %s, is refused even where the list names it',
+    (candidate) => {
+      expect(new URL(candidate).href).toBe(candidate);
+      expect(isAllowedSsoRedirect(candidate, [candidate])).toBe(false);
+    },
+  );
 
   test('a non-canonical candidate is refused, its canonical form is not', () => {
     expect(allowed('http://127.0.0.1:5173')).toBe(false);

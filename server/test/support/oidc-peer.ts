@@ -168,10 +168,13 @@ export async function startOidcPeer(options: {
   };
 }
 
-/** A token endpoint in front of the provider's that changes the ID token's payload, keeping its signature. */
+/**
+ * A token endpoint in front of the provider's that changes the ID token's payload, keeping its signature, or leaves
+ * the ID token out of the answer where `tamper` answers null.
+ */
 export async function startTamperingProxy(
   tokenEndpoint: string,
-  tamper: (claims: Record<string, unknown>) => Record<string, unknown>,
+  tamper: (claims: Record<string, unknown>) => Record<string, unknown> | null,
 ) {
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -188,7 +191,8 @@ export async function startTamperingProxy(
     if (typeof body.id_token === 'string') {
       const [header, payload, signature] = body.id_token.split('.');
       const claims = tamper(JSON.parse(Buffer.from(payload, 'base64url').toString()));
-      body.id_token = [header, Buffer.from(JSON.stringify(claims)).toString('base64url'), signature].join('.');
+      if (claims === null) delete body.id_token;
+      else body.id_token = [header, Buffer.from(JSON.stringify(claims)).toString('base64url'), signature].join('.');
     }
     res.writeHead(upstream.status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify(body));
