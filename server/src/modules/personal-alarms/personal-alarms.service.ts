@@ -283,6 +283,8 @@ export async function activatePersonalAlarm(
     requireOwnerOrOperator(auth, alarm, 'start');
     if (alarm.active) return alarm;
     if (alarm.message_id !== null) throw dispatchedConflict();
+    // Stryker disable next-line ConditionalExpression: equivalent; without this check the unique index on active (user,
+    // device) refuses the same start with the same answer (isActiveDeviceViolation). The check spares a failed write.
     if (await findActiveAlarmOnDevice(trx, alarm.user_id, alarm.device_id, alarm.id)) throw deviceConflict();
     // Stryker disable next-line ConditionalExpression: reached only when another connection changes the alarm between
     // the count and this transaction (see changedMeanwhile); the embedded database of mutation runs has one.
