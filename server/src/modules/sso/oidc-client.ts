@@ -68,9 +68,8 @@ function failureOf(code: string | undefined): 'idToken' | 'configuration' | unde
     case 'OAUTH_MISSING_SERVER_METADATA':
     case 'OAUTH_INVALID_SERVER_METADATA':
       return 'configuration';
-    default:
-      return undefined;
   }
+  return undefined;
 }
 
 /** Maps what openid-client throws during the code exchange to the contract's error codes. */
