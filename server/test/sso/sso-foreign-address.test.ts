@@ -137,6 +137,13 @@ describe("OIDC: the tenant's identity provider asserts an address outside the te
     expect(res.status).toBe(200);
     expect((await sessionRow(session.id)).user_id).toBe(tenant.user.id);
   });
+
+  test("an address at the tenant's own domain with spaces around it is the same address and signs in", async () => {
+    const tenant = await oidcTenant();
+    const { session, res } = await oidcSignIn(tenant.user.email, ` ${tenant.user.email} `);
+    expect(res.status).toBe(200);
+    expect((await sessionRow(session.id)).user_id).toBe(tenant.user.id);
+  });
 });
 
 describe("SAML: the tenant's identity provider asserts an address outside the tenant's domains", () => {
