@@ -2,10 +2,12 @@
 // in SCIM's error shape, with the same detail, so a caller learns nothing of why.
 import { sql } from 'kysely';
 import request from 'supertest';
+import { resolveApiKey } from '../../src/modules/api-keys/api-keys.service';
 import type { TestContext } from '../support/context';
 import { createSsoTestContext, ssoTenant } from '../support/enterprise-fixtures';
 import { v1 } from '../support/fixtures';
 import { scim, scimBase, scimKey } from '../support/scim-client';
+import { watchedDb } from '../support/watched-db';
 
 const refused = {
   schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
@@ -48,6 +50,15 @@ describe('SCIM authentication', () => {
       const res = await scim(ctx, bearer).get('/Users');
       expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: refused });
     }
+  });
+
+  test('a value without the api key prefix is refused before any database work; a key-shaped one is looked up', async () => {
+    const notAKey = watchedDb(ctx.services.db);
+    expect(await resolveApiKey({ ...ctx.services, db: notAKey.db }, tenant.adminToken)).toBeNull();
+    expect(notAKey.sent.statements).toBe(0);
+    const unknownKey = watchedDb(ctx.services.db);
+    expect(await resolveApiKey({ ...ctx.services, db: unknownKey.db }, `csk_${'a'.repeat(43)}`)).toBeNull();
+    expect(unknownKey.sent.statements).toBe(1);
   });
 
   test('a deleted key is refused at once', async () => {

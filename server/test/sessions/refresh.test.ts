@@ -4,6 +4,7 @@ import { refreshSession as rotate } from '../../src/modules/sessions/sessions.se
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, insertUser, v1 } from '../support/fixtures';
 import { movableClock, passwordSession, refreshSession } from '../support/sign-in';
+import { watchedDb } from '../support/watched-db';
 
 let ctx: TestContext;
 const clock = movableClock();
@@ -21,24 +22,8 @@ const useAccess = (session: { id: string }, accessToken: string) =>
     .set('authorization', `Bearer ${accessToken}`)
     .send({ otpEmail: true });
 
-/** The test database, counting the statements sent through it; `after(n)` runs once the n-th (from 1) has answered. */
-function watched(after?: (statement: number) => Promise<void>) {
-  const sent = { statements: 0 };
-  const db = new Proxy(ctx.services.db, {
-    get(target, name) {
-      const value = Reflect.get(target, name, target) as unknown;
-      if (typeof value !== 'function') return value;
-      if (name !== 'executeQuery') return value.bind(target);
-      return async (...args: unknown[]) => {
-        const statement = ++sent.statements;
-        const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        await after?.(statement);
-        return result;
-      };
-    },
-  });
-  return { db, sent };
-}
+/** The test database, counting the statements sent through it (test/support/watched-db.ts). */
+const watched = (after?: (statement: number) => Promise<void>) => watchedDb(ctx.services.db, after);
 
 describe('PUT /core/v1/sessions/{id}', () => {
   test('rotates: answers new access and refresh tokens for the same session', async () => {
