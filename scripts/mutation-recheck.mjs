@@ -1,4 +1,4 @@
-// npm run test:mutation:recheck <area> [--status Survived,NoCoverage]: every mutant of the area's committed report
+// npm run test:mutation:recheck <area> [--status Survived,NoCoverage] [--only parts] [--bail]: every mutant of the area's committed report
 // with that status (survivors by default) tried again outside Stryker. The mutant's change is written into the source,
 // the whole test files that hold a test reaching it run with plain Jest (every test of those files, not only the ones
 // Stryker's coverage named), and the source is put back. A survivor that a test fails on here was not a survivor: the
@@ -13,7 +13,14 @@ const here = join(import.meta.dirname, '..');
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   // --root: the project whose report and sources are read (this one unless named; its tests say so).
-  options: { status: { type: 'string' }, root: { type: 'string' }, only: { type: 'string' } },
+  // --bail: each mutant's test files one at a time, stopping at the first that fails (enough to know it is killed), for
+  // a long recheck of many mutants that reach a dozen files each.
+  options: {
+    status: { type: 'string' },
+    root: { type: 'string' },
+    only: { type: 'string' },
+    bail: { type: 'boolean' },
+  },
 });
 const root = resolve(values.root ?? here);
 const [name] = positionals;
@@ -80,7 +87,16 @@ for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const status = await new Promise((done) =>
       spawn(
         process.execPath,
-        [...nodeFlags, jest, '--ci', '--silent', '--json', `--outputFile=${results}`, ...testFiles],
+        [
+          ...nodeFlags,
+          jest,
+          '--ci',
+          '--silent',
+          '--json',
+          `--outputFile=${results}`,
+          ...(values.bail ? ['--bail', '--runInBand'] : []),
+          ...testFiles,
+        ],
         {
           cwd: root,
           env,
@@ -104,7 +120,9 @@ for (const [file, { source, mutants }] of Object.entries(report.files)) {
               ),
           )
         : [];
-      console.log(`killed   ${where}: ${failing.slice(0, 2).join('; ') || `exit ${status}`}`);
+      // Jest writes no results when --bail stops it.
+      const stopped = values.bail ? 'a test file failed (--bail)' : `exit ${status}`;
+      console.log(`killed   ${where}: ${failing.slice(0, 2).join('; ') || stopped}`);
     }
   }
 }

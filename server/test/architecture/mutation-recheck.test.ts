@@ -19,7 +19,7 @@ const at = (line: number, from: number, to: number) => ({
   end: { line, column: to },
 });
 
-function write(sources: { numbers: string; tested: string }) {
+function write(sources: { numbers: string; tested: string }, secondFile = false) {
   mkdirSync(join(project, 'src'), { recursive: true });
   mkdirSync(join(project, 'test'), { recursive: true });
   mkdirSync(join(project, 'reports', 'mutation'), { recursive: true });
@@ -38,7 +38,14 @@ function write(sources: { numbers: string; tested: string }) {
       '',
     ].join('\n'),
   );
-  const covering = ['adds', 'signs', 'doubles'];
+  // A second file whose test also notices the first mutant, when asked for.
+  if (secondFile)
+    writeFileSync(
+      join(project, 'test', 'more.test.js'),
+      "const { add } = require('../src/numbers');\ntest('adds again', () => expect(add(1, 1)).toBe(2));\n",
+    );
+  else rmSync(join(project, 'test', 'more.test.js'), { force: true });
+  const covering = ['adds', 'signs', 'doubles', ...(secondFile ? ['adds again'] : [])];
   const mutant = (id: string, location: ReturnType<typeof at>, replacement: string, mutatorName: string) => ({
     id,
     location,
@@ -69,7 +76,10 @@ function write(sources: { numbers: string; tested: string }) {
           mutants: [mutant('4', at(1, 25, 30), 'n * 2', 'ArithmeticOperator')],
         },
       },
-      testFiles: { 'test/numbers.test.js': { tests: covering.map((id) => ({ id, name: id })) } },
+      testFiles: {
+        'test/numbers.test.js': { tests: ['adds', 'signs', 'doubles'].map((id) => ({ id, name: id })) },
+        ...(secondFile ? { 'test/more.test.js': { tests: [{ id: 'adds again', name: 'adds again' }] } } : {}),
+      },
     }),
   );
 }
@@ -105,6 +115,18 @@ describe('npm run test:mutation:recheck', () => {
       'killed   src/numbers.js:1:25 ArithmeticOperator → "a * b": adds',
       '1 tried again: 0 survive, 1 killed outside the run; 0 skipped',
     ]);
+  });
+
+  test('--bail stops at the first test file that fails', () => {
+    write({ numbers, tested }, true);
+    const killedLine = (run: ReturnType<typeof recheck>) =>
+      run.stdout
+        .split('\n')
+        .find((line) => line.startsWith('killed   src/numbers.js:1:25 ArithmeticOperator → "a - b"'));
+    // Without it both files run, and the line names a failing test of each.
+    expect(killedLine(recheck())?.split(': ')[1]?.split('; ').sort()).toEqual(['adds', 'adds again']);
+    // With it Jest stops at the first failing file, before it writes which tests failed.
+    expect(killedLine(recheck('--bail'))?.split(': ')[1]).toBe('a test file failed (--bail)');
   });
 
   test('stopped while a mutant is in the source (Ctrl-C), it puts the source back', async () => {
