@@ -139,6 +139,16 @@ describe('attack: one IPv6 network as unlimited clients', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
   });
 
+  test('a familiar address spares the ceilings, not its own pair budget: its wrong passwords are still refused', async () => {
+    const victim = await user();
+    const home = address();
+    expect((await login(home, victim.email, goodPassword)).status).toBe(201);
+    const statuses: number[] = [];
+    for (let i = 0; i < policies.loginPerPair.freeFailures + 3; i++)
+      statuses.push((await login(home, victim.email, wrong)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+  });
+
   test('a user whose IPv6 address rotated within its /64 is still at a familiar address', async () => {
     const victim = await user();
     expect((await login('2001:db8:cc:1::10', victim.email, goodPassword)).status).toBe(201);

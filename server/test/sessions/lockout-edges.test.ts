@@ -7,6 +7,7 @@ import { lockoutKey, policyOfKey, signInPolicies } from '../../src/modules/sessi
 import { giveBackValues, verdict } from '../../src/modules/sessions/lockouts';
 import type { LockoutAnswer } from '../../src/modules/sessions/lockouts.repository';
 import { emailHash } from '../../src/security/hashing';
+import { rateLimitVerdict, type RatePolicy } from '../../src/security/throttle';
 import { createTestContext, type TestContext } from '../support/context';
 
 let ctx: TestContext;
@@ -88,7 +89,6 @@ describe('an attempt whose reservation a concurrent attempt took first', () => {
     reserved: reserved.map((key) => ({ key })),
     attempt_keys: '2',
     reservation_due: due,
-    familiar: false,
   });
 
   test('is refused for the shortest lock of its keys, and what it did reserve is given back', async () => {
@@ -109,15 +109,58 @@ describe('an attempt whose reservation a concurrent attempt took first', () => {
     const now = new Date();
     expect(await verdict(ctx.services, answer([pair, account]), now, options)).toEqual({
       reserved: [pair, account],
-      familiar: false,
       stepUp: null,
     });
     expect(await verdict(ctx.services, answer([], false), now, options)).toEqual({
       reserved: [],
-      familiar: false,
       stepUp: null,
     });
     expect(await counts()).toEqual({ [account]: 3, [pair]: 3 });
+  });
+});
+
+describe('reading the answer of a refused statement', () => {
+  const early = '2026-11-27T10:00:00.000Z';
+  const late = '2026-11-27T12:00:00.000Z';
+  const refusal = (read: () => unknown) => {
+    try {
+      read();
+    } catch (error) {
+      return error as ApiError;
+    }
+    throw new Error('not refused');
+  };
+
+  test('a refusal for several keys waits for the last of them, in whichever order they come', () => {
+    const limit: [string, RatePolicy][] = [
+      ['a', { limit: 5, windowSeconds: 60 }],
+      ['b', { limit: 5, windowSeconds: 60 }],
+    ];
+    for (const times of [
+      [early, late],
+      [late, early],
+    ]) {
+      const limited = times.map((window_ends_at, i) => ({ key: ['a', 'b'][i], window_ends_at }));
+      const refused = refusal(() => rateLimitVerdict({ limited, consumed: null }, limit));
+      expect({ code: refused.code, until: refused.unavailableUntil }).toEqual({
+        code: 'TOO_MANY_REQUESTS',
+        until: new Date(late),
+      });
+    }
+  });
+
+  test('a key counted past its limit by a concurrent request is refused until its window ends; at the limit it is not', () => {
+    const limit: [string, RatePolicy][] = [['a', { limit: 5, windowSeconds: 60 }]];
+    const refused = refusal(() =>
+      rateLimitVerdict({ limited: null, consumed: [{ key: 'a', count: 6, window_ends_at: late }] }, limit),
+    );
+    expect({ code: refused.code, until: refused.unavailableUntil }).toEqual({
+      code: 'TOO_MANY_REQUESTS',
+      until: new Date(late),
+    });
+    expect(() =>
+      rateLimitVerdict({ limited: null, consumed: [{ key: 'a', count: 5, window_ends_at: late }] }, limit),
+    ).not.toThrow();
   });
 });
 

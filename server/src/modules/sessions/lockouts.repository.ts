@@ -106,8 +106,7 @@ export const lockoutAnswer = (p: P, unless?: RawBuilder<unknown>) => sql`${rateL
       (select json_agg(s) from stepped_up s) as stepped_up,
       (select json_agg(r) from reserved r) as reserved,
       (select count(*) from attempt_policy where key not in (select key from stepped_up)) as attempt_keys,
-      ${reservationDue(unless)} as reservation_due,
-      (select yes from familiar) as familiar`;
+      ${reservationDue(unless)} as reservation_due`;
 
 export interface LockoutAnswer extends RateLimitAnswer {
   held: { key: string; blocked_until: string }[] | null;
@@ -115,7 +114,6 @@ export interface LockoutAnswer extends RateLimitAnswer {
   reserved: { key: string }[] | null;
   attempt_keys: number | string;
   reservation_due: boolean;
-  familiar: boolean | null;
 }
 
 /** The lockout check on its own: rate limits, lockouts and an attempt's reservation, one statement. */
