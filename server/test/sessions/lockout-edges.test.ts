@@ -162,6 +162,21 @@ describe('reading the answer of a refused statement', () => {
       rateLimitVerdict({ limited: null, consumed: [{ key: 'a', count: 5, window_ends_at: late }] }, limit),
     ).not.toThrow();
   });
+
+  test('each key counted is held to its own limit', () => {
+    const limits: [string, RatePolicy][] = [
+      ['a', { limit: 5, windowSeconds: 60 }],
+      ['b', { limit: 10, windowSeconds: 60 }],
+    ];
+    expect(() =>
+      rateLimitVerdict({ limited: null, consumed: [{ key: 'b', count: 6, window_ends_at: late }] }, limits),
+    ).not.toThrow();
+    expect(
+      refusal(() =>
+        rateLimitVerdict({ limited: null, consumed: [{ key: 'b', count: 11, window_ends_at: late }] }, limits),
+      ).code,
+    ).toBe('TOO_MANY_REQUESTS');
+  });
 });
 
 test('a session written without a checked attempt gives nothing back', () => {
