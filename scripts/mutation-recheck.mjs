@@ -1,8 +1,9 @@
-// npm run test:mutation:recheck <area> [--status Survived,NoCoverage] [--only parts] [--bail]: every mutant of the area's committed report
-// with that status (survivors by default) tried again outside Stryker. The mutant's change is written into the source,
-// the whole test files that hold a test reaching it run with plain Jest (every test of those files, not only the ones
-// Stryker's coverage named), and the source is put back. A survivor that a test fails on here was not a survivor: the
-// run's coverage or its state misled it. Prints one line per mutant and a count; exits 1 when any was killed here.
+// npm run test:mutation:recheck <area> [--status Survived,NoCoverage] [--only parts] [--bail]: every mutant of the
+// area's committed report with that status (survivors by default) tried again outside Stryker. The mutant's change is
+// written into the source, the whole test files that hold a test reaching it run with plain Jest (every test of those
+// files, not only the ones Stryker's coverage named; with --bail, up to the first file that fails), and the source is
+// put back. A survivor that a test fails on here was not a survivor: the run's coverage or its state misled it. Prints
+// one line per mutant and a count; exits 1 when any was killed here.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

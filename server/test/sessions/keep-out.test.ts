@@ -139,7 +139,7 @@ describe('attack: one IPv6 network as unlimited clients', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
   });
 
-  test('a familiar address spares the ceilings, not its own pair budget: its wrong passwords are still refused', async () => {
+  test('a familiar address is still held to its own pair budget: past the free failures its wrong passwords are refused', async () => {
     const victim = await user();
     const home = address();
     expect((await login(home, victim.email, goodPassword)).status).toBe(201);
