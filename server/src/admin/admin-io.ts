@@ -10,6 +10,8 @@ export interface AdminIo {
   err(text: string): void;
   services(): Promise<Services>;
   readStdin(): Promise<string>;
+  /** Standard input as it came, for a file whose encoding the command decides. */
+  readStdinBytes(): Promise<Uint8Array>;
 }
 
 /** The tenant's name, or a refusal naming the id. */
@@ -32,4 +34,18 @@ export async function readTextArgument(io: AdminIo, path: string, what: string):
   }
   if (Buffer.byteLength(text) > 10 * 1024 * 1024) throw new AdminError(`${what} ${path} is larger than 10 MB.`);
   return text;
+}
+
+/** A file's bytes, undecoded (the command knows its encoding): `-` is standard input. At most 10 MB. */
+export async function readBytesArgument(io: AdminIo, path: string, what: string): Promise<Uint8Array> {
+  let bytes: Uint8Array;
+  try {
+    bytes = path === '-' ? await io.readStdinBytes() : await readFile(path);
+  } catch (error) {
+    throw new AdminError(
+      `Cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+  if (bytes.byteLength > 10 * 1024 * 1024) throw new AdminError(`${what} ${path} is larger than 10 MB.`);
+  return bytes;
 }

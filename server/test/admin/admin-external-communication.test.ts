@@ -177,7 +177,7 @@ describe('recipient import', () => {
         '  line 3: name is empty',
         '  line 4: neither email nor phone is given',
         '  line 5: email "not-an-email" is not an email address',
-        '  line 6: phone "0701234567" is not an international number (+ and 7 to 15 digits)',
+        '  line 6: phone "0701234567" is not an international number (+ and the country code, then the number)',
         '  line 7: name holds a control character or line break',
         '  line 9: email GOOD@example.com is on line 2 too',
         '  line 10: 1 field(s) where the header has 4; neither email nor phone is given',
@@ -185,6 +185,128 @@ describe('recipient import', () => {
     }
     expect(await contacts()).toEqual(before);
     expect(await membersOf(group)).toEqual([]);
+  });
+
+  test('an address the mailer would read as another, or as none, is refused by its line', async () => {
+    const group = await createGroup('Addresses');
+    const before = await contacts();
+    const path = file(
+      'addresses.csv',
+      [
+        'name,email',
+        'Good,good.one@example.com',
+        // Two entries to the mailer: a mailbox "a" and b@c.d, someone else.
+        'Comma,"a,b@c.d"',
+        'Bracket,x@y.z>',
+        'Dots,a@b..c',
+        'Display,Eva <eva.display@example.com>',
+        'Spaced,a b@c.d',
+        'No domain,a@b',
+      ].join('\n'),
+    );
+    const run = await admin(['recipient', 'import', ...t(), '--group', String(group), '--file', path]);
+    expectRefused(run, `${path}: 6 bad row(s); nothing was imported.`);
+    expect(run.err.split('\n').slice(1, -1)).toEqual([
+      '  line 3: email "a,b@c.d" is not an email address',
+      '  line 4: email "x@y.z>" is not an email address',
+      '  line 5: email "a@b..c" is not an email address',
+      '  line 6: email "Eva <eva.display@example.com>" is not an email address',
+      '  line 7: email "a b@c.d" is not an email address',
+      '  line 8: email "a@b" is not an email address',
+    ]);
+    expect(await contacts()).toEqual(before);
+  });
+
+  test('impossible numbers and country codes are refused by their line; a trunk (0) is dropped', async () => {
+    // In the other tenant: this one has +46 70 111 11 11 already (Eva Ek).
+    const group = await createGroup('Numbers', other);
+    const before = await contacts(other);
+    const bad = file(
+      'numbers.csv',
+      [
+        'name,phone',
+        'Trunk,+46 (0)70 111 11 21',
+        'No such country,+999 123 456 789',
+        'Too short,+46 70 1',
+        'Not Swedish,+46 12 345',
+        'Letters,+46 70 111 11 2x',
+        'Extension,+46 8 123 456 78 ext. 5',
+      ].join('\n'),
+    );
+    const run = await admin(['recipient', 'import', ...t(other), '--group', String(group), '--file', bad]);
+    expectRefused(run, `${bad}: 5 bad row(s); nothing was imported.`);
+    expect(run.err.split('\n').slice(1, -1)).toEqual([
+      '  line 3: phone "+999 123 456 789" is not a phone number (no such country code, or too short)',
+      '  line 4: phone "+46 70 1" is not a valid number in SE (+46)',
+      '  line 5: phone "+46 12 345" is not a valid number in SE (+46)',
+      '  line 6: phone "+46 70 111 11 2x" is not an international number (+ and the country code, then the number)',
+      '  line 7: phone "+46 8 123 456 78 ext. 5" is not an international number (+ and the country code, then the number)',
+    ]);
+    expect(await contacts(other)).toEqual(before);
+
+    const good = file('trunk.csv', 'name,phone\nTrunk,+46 (0)70 111 11 11\nLondon,+44 (0)20 7946 0958\n');
+    expect((await admin(['recipient', 'import', ...t(other), '--group', String(group), '--file', good])).code).toBe(0);
+    expect(await membersOf(group)).toEqual(['London', 'Trunk']);
+    const stored = await contacts(other);
+    expect(stored).toContainEqual(expect.objectContaining({ name: 'Trunk', phone: '+46701111111' }));
+    expect(stored).toContainEqual(expect.objectContaining({ name: 'London', phone: '+442079460958' }));
+    expect(stored.filter((c) => c.phone?.startsWith('+460'))).toEqual([]);
+  });
+
+  test('a file that is not UTF-8 is refused with how to save it; --encoding windows-1252 reads it', async () => {
+    const group = await createGroup('Encodings');
+    const before = await contacts();
+    // What Excel's plain "CSV" writes on a Western European machine: Windows-1252, "Åsa Åberg" as C5 73 61 20 C5 ...
+    const latin1 = Buffer.from('name,email\nÅsa Åberg,asa@example.com\nJosé Núñez,jose@example.com\n', 'latin1');
+    const path = join(dir, 'excel.csv');
+    writeFileSync(path, latin1);
+    for (const [source, stdin] of [
+      [path, ''],
+      ['-', latin1],
+    ] as const) {
+      const run = await admin(['recipient', 'import', ...t(), '--group', String(group), '--file', source], stdin);
+      expectRefused(run, `${source}: nothing was imported. line 2: the file is not UTF-8`);
+      expect(run.err).toContain('Save it as "CSV UTF-8", or give --encoding windows-1252');
+    }
+    expect(await contacts()).toEqual(before);
+
+    const run = await admin([
+      'recipient',
+      'import',
+      ...t(),
+      '--group',
+      String(group),
+      '--file',
+      path,
+      '--encoding',
+      'latin1',
+    ]);
+    expect(run).toMatchObject({ code: 0, err: '' });
+    expect(await membersOf(group)).toEqual(['José Núñez', 'Åsa Åberg']);
+    expectRefused(
+      await admin(['recipient', 'import', ...t(), '--group', String(group), '--file', path, '--encoding', 'ebcdic']),
+      'Must be utf-8 or windows-1252',
+    );
+  });
+
+  test('a UTF-8 file with a byte order mark is read as UTF-8, whatever encoding is given', async () => {
+    const group = await createGroup('Byte order mark');
+    const path = join(dir, 'bom.csv');
+    writeFileSync(path, Buffer.from('\uFEFFname,email\nÖrjan Öst,orjan@example.com\n', 'utf8'));
+    for (const encoding of [[], ['--encoding', 'windows-1252']]) {
+      const run = await admin(['recipient', 'import', ...t(), '--group', String(group), '--file', path, ...encoding]);
+      expect(run).toMatchObject({ code: 0, err: '' });
+    }
+    expect(await membersOf(group)).toEqual(['Örjan Öst']);
+  });
+
+  test('a name already garbled by an earlier conversion ("\uFFFDsa") is refused by its line', async () => {
+    const group = await createGroup('Garbled');
+    const path = file('garbled.csv', 'name,email\n\uFFFDsa \uFFFDberg,asa.garbled@example.com\n');
+    expectRefused(
+      await admin(['recipient', 'import', ...t(), '--group', String(group), '--file', path]),
+      'line 2: name holds "\uFFFD", a character lost in an earlier conversion; type it again',
+    );
   });
 
   test('a bad header, an empty file, an unclosed quote or a missing file is refused', async () => {
@@ -301,9 +423,22 @@ describe('recipient add / list / remove', () => {
     );
     expectRefused(
       await admin(['recipient', 'add', ...t(), '--group', String(group), '--name', 'X', '--phone', '123']),
-      'Must be an international number',
+      '"123" is not an international number',
     );
     expect(await membersOf(group)).toEqual([]);
+  });
+
+  test("one recipient is checked by the same rules as an import: the mailer's address, a valid number in E.164", async () => {
+    const group = await createGroup('Add E');
+    const add = (...args: string[]) =>
+      admin(['recipient', 'add', ...t(), '--group', String(group), '--name', 'One', ...args]);
+    expectRefused(await add('--email', 'a,b@c.d'), 'Must be one email address.');
+    expectRefused(await add('--email', 'a@b..c'), 'Must be one email address.');
+    expectRefused(await add('--phone', '+999 123 456 789'), 'is not a phone number');
+    expect(await membersOf(group)).toEqual([]);
+    const added = await add('--phone', '+46 (0)70 333 33 33');
+    expect(added).toMatchObject({ code: 0, err: '' });
+    expect(await contacts()).toContainEqual(expect.objectContaining({ name: 'One', phone: '+46703333333' }));
   });
 
   test("another tenant's recipient cannot be removed", async () => {

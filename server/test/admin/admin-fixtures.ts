@@ -9,13 +9,14 @@ export interface AdminRun {
 }
 
 export function adminRunner(ctx: TestContext) {
-  return async (argv: string[], stdin = ''): Promise<AdminRun> => {
+  return async (argv: string[], stdin: string | Uint8Array = ''): Promise<AdminRun> => {
     const run = { code: 0, out: '', err: '' };
     run.code = await runAdmin(argv, {
       out: (text) => void (run.out += text),
       err: (text) => void (run.err += text),
       services: async () => ctx.services,
-      readStdin: async () => stdin,
+      readStdin: async () => (typeof stdin === 'string' ? stdin : new TextDecoder().decode(stdin)),
+      readStdinBytes: async () => (typeof stdin === 'string' ? Buffer.from(stdin) : stdin),
     });
     return run;
   };

@@ -1,9 +1,11 @@
 // cec-group create | list | rename | delete; recipient import | add | list | remove; template create | list |
 // update | delete: a tenant's external communication, set up without SQL.
-import type { Command } from '@commander-js/extra-typings';
+import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
 import {
   addRecipient,
+  checkRecipientPhone,
   createCecGroup,
+  decodeRecipientsFile,
   createTemplate,
   deleteCecGroup,
   deleteTemplate,
@@ -11,16 +13,39 @@ import {
   listCecGroupsWithMembers,
   listRecipients,
   listTemplates,
+  recipientFileEncoding,
   removeRecipient,
   renameCecGroup,
   updateTemplate,
+  validRecipientEmail,
   type ImportReport,
+  type RecipientFileEncoding,
 } from '../../modules/external-communication';
 import { AdminError } from '../admin-error';
-import { readTextArgument, tenantName, type AdminIo } from '../admin-io';
-import { email, language, phone, positiveInt, text } from '../parse';
+import { readBytesArgument, readTextArgument, tenantName, type AdminIo } from '../admin-io';
+import { language, positiveInt, text } from '../parse';
 
 const tenantOption = ['--tenant <id>', 'the tenant (`tenant list` shows them)', positiveInt()] as const;
+
+// A recipient's address and number are checked by the rules of an import (the mailer's address parser; a valid
+// number in E.164), not by the looser ones of a user's.
+function recipientEmail(value: string): string {
+  const trimmed = value.trim();
+  if (!validRecipientEmail(trimmed)) throw new InvalidArgumentError('Must be one email address.');
+  return trimmed;
+}
+
+function recipientPhone(value: string): string {
+  const checked = checkRecipientPhone(value);
+  if ('problem' in checked) throw new InvalidArgumentError(`"${value}" ${checked.problem}.`);
+  return checked.number;
+}
+
+function fileEncoding(value: string): RecipientFileEncoding {
+  const encoding = recipientFileEncoding(value);
+  if (!encoding) throw new InvalidArgumentError('Must be utf-8 or windows-1252 (latin1 is read as windows-1252).');
+  return encoding;
+}
 
 function summary(report: ImportReport, dryRun: boolean): string {
   const verb = dryRun ? 'would be' : 'were';
@@ -91,12 +116,19 @@ export function externalCommunicationCommands(program: Command, io: AdminIo): vo
     )
     .requiredOption(...tenantOption)
     .requiredOption('--group <id>', 'the group they join', positiveInt())
-    .requiredOption('--file <path>', 'the CSV file (UTF-8), or - for standard input')
+    .requiredOption('--file <path>', 'the CSV file (UTF-8, as Excel\'s "CSV UTF-8" saves it), or - for standard input')
+    .option(
+      '--encoding <name>',
+      'the file\'s encoding when it is not UTF-8: windows-1252 (also latin1), what Excel\'s plain "CSV" saves in Western Europe',
+      fileEncoding,
+    )
     .option('--dry-run', 'check the file and say what would change, without changing anything')
     .action(async (options) => {
       const services = await io.services();
       await tenantName(services, options.tenant);
-      const csv = await readTextArgument(io, options.file, 'the file');
+      const csv = decodeRecipientsFile(await readBytesArgument(io, options.file, 'the file'), options.encoding);
+      if (typeof csv !== 'string')
+        throw new AdminError(`${options.file}: nothing was imported. line ${csv.line}: ${csv.message}.`);
       const dryRun = options.dryRun === true;
       const report = await importRecipients(services, {
         tenantId: options.tenant,
@@ -120,8 +152,8 @@ export function externalCommunicationCommands(program: Command, io: AdminIo): vo
     .requiredOption('--group <id>', 'the group they join', positiveInt())
     .requiredOption('--name <name>', 'their name (1-255 characters)', text(1, 255))
     .option('--title <title>', 'their title', text(1, 255))
-    .option('--email <email>', 'their email address', email)
-    .option('--phone <number>', 'their mobile number (+ and digits)', phone)
+    .option('--email <email>', 'their email address', recipientEmail)
+    .option('--phone <number>', 'their mobile number (+ and the country code; stored in E.164)', recipientPhone)
     .option('--language <code>', 'the language of what wraps a message (sv, en, nl, fi, es, pt)', language)
     .action(async (options) => {
       if (!options.email && !options.phone) throw new AdminError('Give --email, --phone or both.');

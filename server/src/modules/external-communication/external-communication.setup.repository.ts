@@ -72,34 +72,66 @@ export interface ContactValues {
   language: string | null;
 }
 
-/** The tenant's recipients whose email (case-insensitive) or phone is among those given. */
+export type Contact = ContactValues & { id: number };
+
+/**
+ * The tenant's recipients whose email (case-insensitive) or phone is among those given. The lists go in as two
+ * array values, each joined to the table (a hash join however long they are), not as one parameter per value: the
+ * wire protocol caps a statement at 65,535 parameters, and an `in` list that long is planned slowly.
+ */
 export async function contactsMatching(db: Executor, tenantId: number, emails: string[], phones: string[]) {
   if (emails.length === 0 && phones.length === 0) return [];
   const lowered = emails.map((e) => e.toLowerCase());
-  return db
-    .selectFrom('cec_contacts')
-    .select(['id', 'name', 'title', 'email', 'phone', 'language'])
-    .where('tenant_id', '=', tenantId)
-    .where((eb) =>
-      eb.or([
-        ...(lowered.length ? [eb(sql<string>`lower(email)`, 'in', lowered)] : []),
-        ...(phones.length ? [eb('phone', 'in', phones)] : []),
-      ]),
-    )
-    .execute();
+  const { rows } = await sql<Contact>`
+    select c.id, c.name, c.title, c.email, c.phone, c.language
+      from cec_contacts c join unnest(${lowered}::text[]) as given (email) on lower(c.email) = given.email
+     where c.tenant_id = ${tenantId}
+    union
+    select c.id, c.name, c.title, c.email, c.phone, c.language
+      from cec_contacts c join unnest(${phones}::text[]) as given (phone) on c.phone = given.phone
+     where c.tenant_id = ${tenantId}`.execute(db);
+  return rows;
 }
 
-export async function insertContact(db: Executor, tenantId: number, values: ContactValues): Promise<number> {
-  const row = await db
-    .insertInto('cec_contacts')
-    .values({ tenant_id: tenantId, ...values })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+const columnsOf = (contacts: ContactValues[]) => ({
+  names: contacts.map((c) => c.name),
+  titles: contacts.map((c) => c.title),
+  emails: contacts.map((c) => c.email),
+  phones: contacts.map((c) => c.phone),
+  languages: contacts.map((c) => c.language),
+});
+
+/** Adds the recipients and puts them in the group, in one statement whatever their number (arrays, not rows of parameters). */
+export async function insertContactsIntoGroup(
+  db: Executor,
+  tenantId: number,
+  groupId: number,
+  contacts: ContactValues[],
+): Promise<void> {
+  if (contacts.length === 0) return;
+  const c = columnsOf(contacts);
+  await sql`
+    with added as (
+      insert into cec_contacts (tenant_id, name, title, email, phone, language)
+      select ${tenantId}, v.name, v.title, v.email, v.phone, v.language
+        from unnest(${c.names}::text[], ${c.titles}::text[], ${c.emails}::text[], ${c.phones}::text[], ${c.languages}::text[])
+          as v (name, title, email, phone, language)
+      returning id)
+    insert into cec_group_members (group_id, contact_id, tenant_id)
+    select ${groupId}, added.id, ${tenantId} from added`.execute(db);
 }
 
-export async function updateContact(db: Executor, tenantId: number, id: number, values: ContactValues): Promise<void> {
-  await db.updateTable('cec_contacts').set(values).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+/** Sets each recipient's values, in one statement whatever their number. */
+export async function updateContacts(db: Executor, tenantId: number, contacts: Contact[]): Promise<void> {
+  if (contacts.length === 0) return;
+  const c = columnsOf(contacts);
+  const ids = contacts.map((contact) => contact.id);
+  await sql`
+    update cec_contacts c
+       set name = v.name, title = v.title, email = v.email, phone = v.phone, language = v.language
+      from unnest(${ids}::bigint[], ${c.names}::text[], ${c.titles}::text[], ${c.emails}::text[], ${c.phones}::text[], ${c.languages}::text[])
+        as v (id, name, title, email, phone, language)
+     where c.tenant_id = ${tenantId} and c.id = v.id`.execute(db);
 }
 
 export async function findContact(db: Executor, tenantId: number, id: number) {
@@ -118,12 +150,22 @@ export async function deleteContact(db: Executor, tenantId: number, id: number):
 /** Adds the contacts to the group; those already in it stay. Answers how many were added. */
 export async function addToCecGroup(db: Executor, tenantId: number, groupId: number, contactIds: number[]) {
   if (contactIds.length === 0) return 0;
-  const result = await db
-    .insertInto('cec_group_members')
-    .values(contactIds.map((contact_id) => ({ group_id: groupId, contact_id, tenant_id: tenantId })))
-    .onConflict((oc) => oc.columns(['group_id', 'contact_id']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+  const result = await sql`
+    insert into cec_group_members (group_id, contact_id, tenant_id)
+    select ${groupId}, id, ${tenantId} from unnest(${contactIds}::bigint[]) as given (id)
+    on conflict (group_id, contact_id) do nothing`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** The ids of the group's members. */
+export async function memberIdsOf(db: Executor, tenantId: number, groupId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('cec_group_members')
+    .select('contact_id')
+    .where('tenant_id', '=', tenantId)
+    .where('group_id', '=', groupId)
+    .execute();
+  return rows.map((r) => Number(r.contact_id));
 }
 
 /** Answers whether the contact was in the group. */

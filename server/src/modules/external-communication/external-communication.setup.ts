@@ -105,13 +105,24 @@ export async function importRecipients(
       parsed.rows.flatMap((r) => (r.email ? [r.email] : [])),
       parsed.rows.flatMap((r) => (r.phone ? [r.phone] : [])),
     );
+    // Maps, not scans: each row finds its recipients in constant time, so an import is linear in its rows.
+    const byEmail = new Map<string, repo.Contact[]>();
+    const byPhone = new Map<string, repo.Contact[]>();
+    const add = (map: Map<string, repo.Contact[]>, key: string | null, c: repo.Contact) => {
+      if (key !== null) map.set(key, [...(map.get(key) ?? []), c]);
+    };
+    for (const c of existing) {
+      add(byEmail, c.email?.toLowerCase() ?? null, c);
+      add(byPhone, c.phone, c);
+    }
+    const lineOf = new Map<number, number>();
     const plan: { line: number; id: number | null; values: repo.ContactValues; change: boolean }[] = [];
     for (const row of parsed.rows) {
-      const matches = existing.filter(
-        (c) =>
-          (row.email !== null && c.email?.toLowerCase() === row.email.toLowerCase()) ||
-          (row.phone !== null && c.phone === row.phone),
-      );
+      const found = new Map<number, repo.Contact>();
+      for (const c of row.email === null ? [] : (byEmail.get(row.email.toLowerCase()) ?? []))
+        found.set(Number(c.id), c);
+      for (const c of row.phone === null ? [] : (byPhone.get(row.phone) ?? [])) found.set(Number(c.id), c);
+      const matches = [...found.values()];
       if (matches.length > 1) {
         report.problems.push({
           line: row.line,
@@ -120,14 +131,15 @@ export async function importRecipients(
         continue;
       }
       const [match] = matches;
-      const earlier = match ? plan.find((p) => p.id === match.id) : undefined;
-      if (earlier) {
+      const earlier = match ? lineOf.get(Number(match.id)) : undefined;
+      if (earlier !== undefined) {
         report.problems.push({
           line: row.line,
-          message: `it and line ${earlier.line} are the same recipient (id ${match.id}) by email or phone`,
+          message: `it and line ${earlier} are the same recipient (id ${match.id}) by email or phone`,
         });
         continue;
       }
+      if (match) lineOf.set(Number(match.id), row.line);
       const values: repo.ContactValues = {
         name: row.name,
         title: row.title ?? match?.title ?? null,
@@ -139,24 +151,37 @@ export async function importRecipients(
         phone: row.phone ?? match?.phone ?? null,
         language: row.language ?? match?.language ?? null,
       };
-      plan.push({ line: row.line, id: match?.id ?? null, values, change: !match || !same(match, values) });
+      plan.push({
+        line: row.line,
+        id: match ? Number(match.id) : null,
+        values,
+        change: !match || !same(match, values),
+      });
     }
     if (report.problems.length) return;
     report.added = plan.filter((p) => p.id === null).length;
     report.updated = plan.filter((p) => p.id !== null && p.change).length;
     report.unchanged = plan.length - report.added - report.updated;
-    const members = new Set((await repo.contactsOf(trx, input.tenantId, input.groupId)).map((c) => Number(c.id)));
-    report.joined = plan.filter((p) => p.id === null || !members.has(Number(p.id))).length;
+    const members = new Set(await repo.memberIdsOf(trx, input.tenantId, input.groupId));
+    report.joined = plan.filter((p) => p.id === null || !members.has(p.id)).length;
     if (input.dryRun) return;
-    const ids: number[] = [];
-    for (const p of plan) {
-      if (p.id === null) ids.push(await repo.insertContact(trx, input.tenantId, p.values));
-      else {
-        if (p.change) await repo.updateContact(trx, input.tenantId, p.id, p.values);
-        ids.push(p.id);
-      }
-    }
-    await repo.addToCecGroup(trx, input.tenantId, input.groupId, ids);
+    await repo.insertContactsIntoGroup(
+      trx,
+      input.tenantId,
+      input.groupId,
+      plan.filter((p) => p.id === null).map((p) => p.values),
+    );
+    await repo.updateContacts(
+      trx,
+      input.tenantId,
+      plan.flatMap((p) => (p.id !== null && p.change ? [{ ...p.values, id: p.id }] : [])),
+    );
+    await repo.addToCecGroup(
+      trx,
+      input.tenantId,
+      input.groupId,
+      plan.flatMap((p) => (p.id !== null && !members.has(p.id) ? [p.id] : [])),
+    );
   });
   report.problems.sort((a, b) => a.line - b.line);
   return report;

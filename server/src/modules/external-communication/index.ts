@@ -22,3 +22,10 @@ export {
   updateTemplate,
   type ImportReport,
 } from './external-communication.setup';
+export {
+  checkPhone as checkRecipientPhone,
+  decodeRecipientsFile,
+  recipientFileEncoding,
+  validEmail as validRecipientEmail,
+  type RecipientFileEncoding,
+} from './recipients-csv';

@@ -1,7 +1,11 @@
 // Recipients from a CSV file (RFC 4180: comma-separated, fields may be quoted with "", a quote inside doubled;
-// UTF-8, with or without a byte order mark). The first line names the columns, in any order and case: name and
-// at least one of email and phone are required; title and language are optional. Every row is checked, and every
-// problem is reported with the line it starts on, so a file is fixed in one go.
+// UTF-8, with or without a byte order mark, or Windows-1252 when the operator says so). The first line names the
+// columns, in any order and case: name and at least one of email and phone are required; title and language are
+// optional. Every row is checked, and every problem is reported with the line it starts on, so a file is fixed in
+// one go. A phone number is read by libphonenumber and kept in E.164; an email address must be one address as the
+// mailer (nodemailer's address parser) reads it, and a well-formed one.
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import addressparser from 'nodemailer/lib/addressparser';
 import { isLanguage, languages } from '../../messages/languages';
 import type { ContactValues } from './external-communication.setup.repository';
 
@@ -20,16 +24,101 @@ type Column = (typeof columns)[number];
 /** Rows in a file at most; a larger list is split into several imports. */
 export const maxRecipientRows = 50_000;
 
-const emailPattern = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+/** The encodings a file may be declared in: UTF-8 (the default), and what Excel's plain "CSV" writes in Western Europe. */
+export const recipientFileEncodings = ['utf-8', 'windows-1252'] as const;
+export type RecipientFileEncoding = (typeof recipientFileEncodings)[number];
+const encodingNames: Record<string, RecipientFileEncoding> = {
+  'utf-8': 'utf-8',
+  utf8: 'utf-8',
+  'windows-1252': 'windows-1252',
+  cp1252: 'windows-1252',
+  latin1: 'windows-1252',
+  'iso-8859-1': 'windows-1252',
+};
 
-/** An international number (+ and 7 to 15 digits), written with or without spaces, dots, dashes or brackets. */
-export function normalisePhone(value: string): string | null {
-  const compact = value.replace(/[\s().-]/g, '');
-  return /^\+[1-9][0-9]{6,14}$/.test(compact) ? compact : null;
+/** The encoding an operator named (any case; latin1 and iso-8859-1 read as Windows-1252, as browsers do), or null. */
+export function recipientFileEncoding(name: string): RecipientFileEncoding | null {
+  return encodingNames[name.trim().toLowerCase()] ?? null;
 }
 
+/**
+ * The text of a file in the encoding it is declared in (UTF-8 unless said otherwise; a byte order mark is dropped).
+ * A UTF-8 byte order mark wins over a declared encoding. A file that is not valid UTF-8 is refused, naming the line of the first bad byte: read anyway it would put
+ * replacement characters into names ("�sa �berg"), and guessing the encoding could garble them differently.
+ */
+export function decodeRecipientsFile(
+  bytes: Uint8Array,
+  encoding: RecipientFileEncoding = 'utf-8',
+): string | RowProblem {
+  const utf8Mark = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  if (encoding === 'windows-1252' && !utf8Mark) return new TextDecoder('windows-1252').decode(bytes);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const lenient = new TextDecoder('utf-8').decode(bytes);
+    const before = lenient.slice(0, lenient.indexOf('\uFFFD'));
+    const line = before.split(/\r\n|\r|\n/).length;
+    return {
+      line,
+      message:
+        'the file is not UTF-8 (a name with å, ä, ö or é saved by Excel as plain "CSV" is Windows-1252). ' +
+        'Save it as "CSV UTF-8", or give --encoding windows-1252',
+    };
+  }
+}
+
+const phoneCharacters = /^\+[0-9 ().\-/\u00A0]+$/;
+
+/**
+ * A phone number in E.164 (+ and digits), or why it is not one. It must be written internationally (+ and the
+ * country code) with digits, spaces, dots, dashes, slashes and brackets only; a trunk prefix written in brackets
+ * or after the country code is dropped (+46 (0)70 ... is +4670...); it must be a valid number of that country.
+ */
+export function checkPhone(value: string): { number: string } | { problem: string } {
+  const given = value.trim();
+  if (!phoneCharacters.test(given))
+    return { problem: 'is not an international number (+ and the country code, then the number)' };
+  const parsed = parsePhoneNumberFromString(given);
+  if (!parsed) return { problem: 'is not a phone number (no such country code, or too short)' };
+  if (!parsed.isValid())
+    return {
+      problem: parsed.country
+        ? `is not a valid number in ${parsed.country} (+${parsed.countryCallingCode})`
+        : `is not a valid number for the country code +${parsed.countryCallingCode}`,
+    };
+  return { number: parsed.number };
+}
+
+/** The number in E.164, or null when it is not a valid international number (see checkPhone). */
+export function normalisePhone(value: string): string | null {
+  const checked = checkPhone(value);
+  return 'number' in checked ? checked.number : null;
+}
+
+const atom = "[\\p{L}\\p{N}\\p{M}!#$%&'*+/=?^_`{|}~-]+";
+const localPart = new RegExp(`^${atom}(\\.${atom})*$`, 'u');
+const label = /^[\p{L}\p{N}\p{M}]([\p{L}\p{N}\p{M}-]{0,61}[\p{L}\p{N}\p{M}])?$/u;
+
+/**
+ * One mailbox as the mailer reads it: nodemailer's address parser must find exactly this address and nothing else
+ * (`a,b@c.d` is two entries to it, `Name <x@y.z>` a display name), and the address must be a dot-atom local part
+ * and a domain of two or more labels (`a@b..c` and `x@y.z>` are not).
+ */
 export function validEmail(value: string): boolean {
-  return value.length <= 254 && emailPattern.test(value);
+  if (value.length > 254 || value !== value.trim()) return false;
+  const entries = addressparser(value, { flatten: true });
+  if (entries.length !== 1 || entries[0].name !== '' || entries[0].address !== value) return false;
+  const at = value.lastIndexOf('@');
+  const local = value.slice(0, at);
+  const labels = value.slice(at + 1).split('.');
+  return (
+    at > 0 &&
+    local.length <= 64 &&
+    localPart.test(local) &&
+    labels.length >= 2 &&
+    labels.every((l) => label.test(l)) &&
+    !/^[0-9]+$/.test(labels[labels.length - 1])
+  );
 }
 
 /** Records with the line each starts on; a quoted field may span lines. */
@@ -127,6 +216,8 @@ export function parseRecipientsCsv(text: string): { rows: RecipientRow[]; proble
       if (v === null) return null;
       if ([...v].length > max) issues.push(`${column} is longer than ${max} characters`);
       if (/\p{Cc}/u.test(v)) issues.push(`${column} holds a control character or line break`);
+      if (v.includes('\uFFFD'))
+        issues.push(`${column} holds "\uFFFD", a character lost in an earlier conversion; type it again`);
       return v;
     };
     const name = text('name', 255);
@@ -135,9 +226,10 @@ export function parseRecipientsCsv(text: string): { rows: RecipientRow[]; proble
     const email = value('email');
     if (email !== null && !validEmail(email)) issues.push(`email "${email.slice(0, 60)}" is not an email address`);
     const phoneGiven = value('phone');
-    const phone = phoneGiven === null ? null : normalisePhone(phoneGiven);
-    if (phoneGiven !== null && phone === null)
-      issues.push(`phone "${phoneGiven.slice(0, 30)}" is not an international number (+ and 7 to 15 digits)`);
+    const checkedPhone = phoneGiven === null ? null : checkPhone(phoneGiven);
+    const phone = checkedPhone && 'number' in checkedPhone ? checkedPhone.number : null;
+    if (phoneGiven !== null && checkedPhone && 'problem' in checkedPhone)
+      issues.push(`phone "${phoneGiven.slice(0, 30)}" ${checkedPhone.problem}`);
     if (email === null && phoneGiven === null) issues.push('neither email nor phone is given');
     const language = value('language')?.toLowerCase() ?? null;
     if (language !== null && !isLanguage(language)) issues.push(`language must be one of ${languages.join(', ')}`);
