@@ -35,9 +35,9 @@ function recipientEmail(value: string): string {
   return trimmed;
 }
 
-function recipientPhone(value: string): string {
-  const checked = checkRecipientPhone(value);
-  if ('problem' in checked) throw new InvalidArgumentError(`"${value}" ${checked.problem}.`);
+async function recipientPhone(value: string): Promise<string> {
+  const checked = await checkRecipientPhone(value);
+  if ('problem' in checked) throw new AdminError(`--phone "${value}" ${checked.problem}.`);
   return checked.number;
 }
 
@@ -153,16 +153,17 @@ export function externalCommunicationCommands(program: Command, io: AdminIo): vo
     .requiredOption('--name <name>', 'their name (1-255 characters)', text(1, 255))
     .option('--title <title>', 'their title', text(1, 255))
     .option('--email <email>', 'their email address', recipientEmail)
-    .option('--phone <number>', 'their mobile number (+ and the country code; stored in E.164)', recipientPhone)
+    .option('--phone <number>', 'their mobile number (+ and the country code; stored in E.164)')
     .option('--language <code>', 'the language of what wraps a message (sv, en, nl, fi, es, pt)', language)
     .action(async (options) => {
       if (!options.email && !options.phone) throw new AdminError('Give --email, --phone or both.');
+      const phone = options.phone === undefined ? undefined : await recipientPhone(options.phone);
       const services = await io.services();
       await tenantName(services, options.tenant);
       const { report, id } = await addRecipient(services, {
         tenantId: options.tenant,
         groupId: options.group,
-        recipient: options,
+        recipient: { ...options, phone },
       });
       const what = report.added ? 'added' : report.updated ? 'updated' : 'unchanged';
       io.out(`Recipient ${id} (${options.name}) ${what}; in group "${report.groupName}".\n`);

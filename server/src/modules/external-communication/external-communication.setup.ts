@@ -86,7 +86,7 @@ export async function importRecipients(
   input: { tenantId: number; groupId: number; csv: string; dryRun: boolean },
 ): Promise<ImportReport> {
   const group = await groupOf(services, input.tenantId, input.groupId);
-  const parsed = parseRecipientsCsv(input.csv);
+  const parsed = await parseRecipientsCsv(input.csv);
   const report: ImportReport = {
     problems: parsed.problems,
     rows: parsed.rows.length,
@@ -203,7 +203,8 @@ export async function addRecipient(
   const r = input.recipient;
   if (!r.email && !r.phone) throw new SetupRefused('A recipient needs an email address or a phone number (or both).');
   if (r.email && !validEmail(r.email)) throw new SetupRefused('The email is not an email address.');
-  if (r.phone && !normalisePhone(r.phone)) throw new SetupRefused('The phone is not an international number.');
+  const phone = r.phone ? await normalisePhone(r.phone) : null;
+  if (r.phone && !phone) throw new SetupRefused('The phone is not an international number.');
   const quote = (v: string | undefined) => `"${(v ?? '').replace(/"/g, '""')}"`;
   const csv = `name,title,email,phone,language\n${[r.name, r.title, r.email, r.phone, r.language].map(quote).join(',')}\n`;
   const report = await importRecipients(services, {
@@ -217,7 +218,7 @@ export async function addRecipient(
     services.db,
     input.tenantId,
     r.email ? [r.email] : [],
-    r.phone ? [normalisePhone(r.phone)!] : [],
+    phone ? [phone] : [],
   );
   return { report, id: Number(match.id) };
 }

@@ -4,7 +4,7 @@
 // optional. Every row is checked, and every problem is reported with the line it starts on, so a file is fixed in
 // one go. A phone number is read by libphonenumber and kept in E.164; an email address must be one address as the
 // mailer (nodemailer's address parser) reads it, and a well-formed one.
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type * as PhoneNumbers from 'libphonenumber-js/max';
 import addressparser from 'nodemailer/lib/addressparser';
 import { isLanguage, languages } from '../../messages/languages';
 import type { ContactValues } from './external-communication.setup.repository';
@@ -69,16 +69,19 @@ export function decodeRecipientsFile(
 
 const phoneCharacters = /^\+[0-9 ().\-/\u00A0]+$/;
 
-/**
- * A phone number in E.164 (+ and digits), or why it is not one. It must be written internationally (+ and the
- * country code) with digits, spaces, dots, dashes, slashes and brackets only; a trunk prefix written in brackets
- * or after the country code is dropped (+46 (0)70 ... is +4670...); it must be a valid number of that country.
- */
-export function checkPhone(value: string): { number: string } | { problem: string } {
+let phoneNumbers: typeof PhoneNumbers | undefined;
+
+/** libphonenumber with its full metadata (150 kB of JSON), loaded on the first check rather than at every start. */
+async function loadPhoneNumbers(): Promise<typeof PhoneNumbers> {
+  phoneNumbers ??= await import('libphonenumber-js/max');
+  return phoneNumbers;
+}
+
+function checkLoaded(lib: typeof PhoneNumbers, value: string): { number: string } | { problem: string } {
   const given = value.trim();
   if (!phoneCharacters.test(given))
     return { problem: 'is not an international number (+ and the country code, then the number)' };
-  const parsed = parsePhoneNumberFromString(given);
+  const parsed = lib.parsePhoneNumberFromString(given);
   if (!parsed) return { problem: 'is not a phone number (no such country code, or too short)' };
   if (!parsed.isValid())
     return {
@@ -89,9 +92,18 @@ export function checkPhone(value: string): { number: string } | { problem: strin
   return { number: parsed.number };
 }
 
+/**
+ * A phone number in E.164 (+ and digits), or why it is not one. It must be written internationally (+ and the
+ * country code) with digits, spaces, dots, dashes, slashes and brackets only; a trunk prefix written in brackets
+ * or after the country code is dropped (+46 (0)70 ... is +4670...); it must be a valid number of that country.
+ */
+export async function checkPhone(value: string): Promise<{ number: string } | { problem: string }> {
+  return checkLoaded(await loadPhoneNumbers(), value);
+}
+
 /** The number in E.164, or null when it is not a valid international number (see checkPhone). */
-export function normalisePhone(value: string): string | null {
-  const checked = checkPhone(value);
+export async function normalisePhone(value: string): Promise<string | null> {
+  const checked = await checkPhone(value);
   return 'number' in checked ? checked.number : null;
 }
 
@@ -170,7 +182,7 @@ function records(text: string): { line: number; fields: string[] }[] | RowProble
 }
 
 /** The file's rows, checked; or every problem found. Nothing here touches the database. */
-export function parseRecipientsCsv(text: string): { rows: RecipientRow[]; problems: RowProblem[] } {
+export async function parseRecipientsCsv(text: string): Promise<{ rows: RecipientRow[]; problems: RowProblem[] }> {
   const parsed = records(text.replace(/^\uFEFF/, ''));
   if (!Array.isArray(parsed)) return { rows: [], problems: [parsed] };
   const [header, ...body] = parsed;
@@ -199,6 +211,7 @@ export function parseRecipientsCsv(text: string): { rows: RecipientRow[]; proble
       problems: [{ line: header.line, message: `more than ${maxRecipientRows} rows; split the file` }],
     };
 
+  const phones = await loadPhoneNumbers();
   const rows: RecipientRow[] = [];
   const seenEmail = new Map<string, number>();
   const seenPhone = new Map<string, number>();
@@ -226,7 +239,7 @@ export function parseRecipientsCsv(text: string): { rows: RecipientRow[]; proble
     const email = value('email');
     if (email !== null && !validEmail(email)) issues.push(`email "${email.slice(0, 60)}" is not an email address`);
     const phoneGiven = value('phone');
-    const checkedPhone = phoneGiven === null ? null : checkPhone(phoneGiven);
+    const checkedPhone = phoneGiven === null ? null : checkLoaded(phones, phoneGiven);
     const phone = checkedPhone && 'number' in checkedPhone ? checkedPhone.number : null;
     if (phoneGiven !== null && checkedPhone && 'problem' in checkedPhone)
       issues.push(`phone "${phoneGiven.slice(0, 30)}" ${checkedPhone.problem}`);
