@@ -5,24 +5,24 @@ import {
   alarmChangedJob,
   alarmFireJob,
   alarmWarnJob,
-  fireAlarm,
+  fireAlarms,
   noticeOwnerOfChange,
-  warnOwner,
+  warnOwners,
 } from './modules/personal-alarms';
 import type { Services } from './services';
 import { housekeepingHandler, housekeepingJob } from './jobs/housekeeping';
+import type { BatchJob } from './jobs/scheduler';
 
 export function registerJobHandlers(services: Services): void {
   const { jobs } = services;
   jobs.register(externalMessageDeliverJob, (payload, ctx) =>
     deliverExternalMessage(services, Number(payload.messageId), ctx),
   );
-  jobs.register(alarmFireJob, (payload, ctx) =>
-    fireAlarm(services, Number(payload.alarmId), Number(payload.version), ctx),
-  );
-  jobs.register(alarmWarnJob, (payload, ctx) =>
-    warnOwner(services, Number(payload.alarmId), Number(payload.version), ctx),
-  );
+  // The alarms of armed timers due together are claimed together and recorded in one transaction.
+  const alarmJobs = (batch: BatchJob[]) =>
+    batch.map(({ payload, ctx }) => ({ alarmId: Number(payload.alarmId), version: Number(payload.version), ctx }));
+  jobs.registerBatch(alarmFireJob, (batch) => fireAlarms(services, alarmJobs(batch)));
+  jobs.registerBatch(alarmWarnJob, (batch) => warnOwners(services, alarmJobs(batch)));
   jobs.register(alarmChangedJob, (payload, ctx) => noticeOwnerOfChange(services, Number(payload.changeId), ctx));
   jobs.register(invitationJob, (payload, ctx) => sendInvitation(services, payload, ctx));
   jobs.register(housekeepingJob, (_payload, ctx) => housekeepingHandler(services, ctx));

@@ -32,13 +32,12 @@ export async function insertJobUnlessKnown(
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** Cancels the pending jobs with these keys (their rows locked in id order, see markJobsDone). */
 export async function cancelPendingJobs(executor: Db, dedupeKeys: string[], now: Date): Promise<void> {
-  await executor
-    .updateTable('jobs')
-    .set({ status: 'cancelled', finished_at: now, locked_until: null, locked_by: null })
-    .where('dedupe_key', 'in', dedupeKeys)
-    .where('status', '=', 'pending')
-    .execute();
+  await sql`
+    update jobs set status = 'cancelled', finished_at = ${now}, locked_until = null, locked_by = null
+     where id in (select id from jobs where dedupe_key = any(${dedupeKeys}::text[]) and status = 'pending'
+                   order by id for update)`.execute(executor);
 }
 
 export async function findJobStateByDedupeKey(db: Db, dedupeKey: string) {
@@ -49,24 +48,28 @@ export async function findJobStateByDedupeKey(db: Db, dedupeKey: string) {
     .executeTakeFirst();
 }
 
-/** Extends the lease of every pending job held by one of these claims. */
+/**
+ * Extends the lease of every pending job held by one of these claims. A row locked at the moment (its outcome is
+ * being written) is skipped rather than waited for, so the heartbeat never deadlocks with a completion.
+ */
 export async function renewJobLeases(db: Db, claims: string[], lockedUntil: Date): Promise<void> {
-  await db
-    .updateTable('jobs')
-    .set({ locked_until: lockedUntil })
-    .where('locked_by', 'in', claims)
-    .where('status', '=', 'pending')
-    .execute();
+  await sql`
+    update jobs set locked_until = ${lockedUntil}
+     where id in (select id from jobs where locked_by = any(${claims}::text[]) and status = 'pending'
+                   for update skip locked)`.execute(db);
 }
 
-/** When the next pending job can be claimed (it is due and its lease, if any, has run out); null: none pending. */
-export async function selectNextClaimableAt(db: Db): Promise<Date | null> {
-  const row = await db
-    .selectFrom('jobs')
-    .select(sql<Date | null>`min(greatest(run_at, coalesce(locked_until, run_at)))`.as('next'))
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return row?.next ? new Date(row.next) : null;
+/**
+ * The pending jobs that become claimable by `until` (due, and any lease on them run out), earliest first, with
+ * when: the timers a scheduler arms.
+ */
+export async function selectUpcomingJobs(db: Db, until: Date, limit: number): Promise<{ id: number; at: Date }[]> {
+  const { rows } = await sql<{ id: number; at: Date }>`
+    select id, greatest(run_at, coalesce(locked_until, run_at)) as at from jobs
+     where status = 'pending' and run_at <= ${until} and (locked_until is null or locked_until <= ${until})
+     order by run_at, id
+     limit ${limit}`.execute(db);
+  return rows.map((r) => ({ id: Number(r.id), at: new Date(r.at) }));
 }
 
 /**
@@ -106,8 +109,21 @@ export async function rescheduleJob(db: Db, job: ClaimedJob, runAt: Date): Promi
     .execute();
 }
 
-export async function markJobDone(db: Db, job: ClaimedJob, now: Date): Promise<void> {
-  await heldBy(db, job).set({ status: 'done', finished_at: now, locked_until: null, last_error: null }).execute();
+/**
+ * Jobs done, each only if its claim still holds it; one statement for many (the scheduler groups completions). The
+ * rows are locked in id order, as every statement that writes several jobs does, so two never deadlock.
+ */
+export async function markJobsDone(db: Db, jobs: ClaimedJob[], now: Date): Promise<void> {
+  if (jobs.length === 0) return;
+  await sql`
+    update jobs j set status = 'done', finished_at = ${now}, locked_until = null, last_error = null
+      from (select j2.id from jobs j2
+              join unnest(${jobs.map((j) => j.id)}::bigint[], ${jobs.map((j) => j.locked_by)}::text[]) as c(id, claim)
+                on j2.id = c.id and j2.locked_by = c.claim
+             where j2.status = 'pending'
+             order by j2.id
+               for update of j2) as held
+     where j.id = held.id`.execute(db);
 }
 
 /** A failed run: 'failed' for good when `retryAt` is null, else pending again at `retryAt`. */

@@ -2,8 +2,14 @@
 // one PostgreSQL share the work, each job runs on one of them at a time, and a job whose worker died is claimed
 // again when its lease runs out. Work that fell due while no instance ran is done right after the next start.
 // Leases are short (3 s) and one heartbeat per worker renews every claim in hand, so when an instance dies another
-// takes its jobs over within seconds. Idle workers on PostgreSQL sleep until woken by NOTIFY (job-listener.ts)
-// or until the next job falls due, rather than polling.
+// takes its jobs over within seconds.
+// On time: every instance reads the jobs that fall due within the next `lookaheadMs` (and the leases that run out
+// then) and arms an in-process timer for each; when one fires the instance claims what is due at once, so a job
+// starts at its time rather than at the next poll. The timers only wake: the claim in the database decides who
+// runs a job, so each runs once however many instances armed it. New work wakes idle instances by NOTIFY
+// (job-listener.ts) or, without it, by polling every `pollIntervalMs`. Claimed jobs run side by side up to
+// `concurrency`, claimed again as they finish (no batch waits for its slowest job); kinds registered with
+// registerBatch get the jobs claimed together in one call, and completions are written together.
 // Handlers must be idempotent (a job can run again after a crash); they get the claim to tag the rows they touch.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -15,11 +21,11 @@ import {
   claimDueJobs,
   findJobStateByDedupeKey,
   insertJobUnlessKnown,
-  markJobDone,
   markJobFailed,
+  markJobsDone,
   renewJobLeases,
   rescheduleJob,
-  selectNextClaimableAt,
+  selectUpcomingJobs,
   type ClaimedJob,
 } from './jobs.repository';
 
@@ -36,6 +42,18 @@ export interface JobContext {
 /** void: done. rerunAt: run again then (not counted as a failure). A throw: retried with backoff. */
 export type JobResult = void | { rerunAt: Date };
 export type JobHandler = (payload: Record<string, unknown>, ctx: JobContext) => Promise<JobResult>;
+/** One claimed job of a batch. */
+export interface BatchJob {
+  payload: Record<string, unknown>;
+  ctx: JobContext;
+}
+/** A batch job's outcome: as a JobResult, or `{ error }` for one job that failed (retried with backoff). */
+export type BatchJobResult = JobResult | { error: unknown };
+/**
+ * The jobs of one kind claimed together; answers each job's outcome in the same order. A throw fails every job of
+ * the batch (each retried with backoff).
+ */
+export type BatchJobHandler = (jobs: BatchJob[]) => Promise<BatchJobResult[]>;
 
 export interface EnqueueOptions {
   kind: string;
@@ -57,34 +75,67 @@ export interface SchedulerOptions {
   /** Poll interval while no wake-up signal is connected (PGlite, or a lost LISTEN connection). */
   pollIntervalMs?: number;
   /**
-   * Longest sleep while idle once a wake-up signal (LISTEN/NOTIFY, see job-listener.ts) is connected: new work
-   * wakes the worker, and it wakes on its own when the next job falls due or a held lease runs out.
+   * Longest time between two readings of the upcoming jobs while a wake-up signal (LISTEN/NOTIFY, see
+   * job-listener.ts) is connected; new work wakes the worker, and the timers armed from the last reading wake it
+   * when a job falls due or a held lease runs out.
    */
   idleMaxMs?: number;
-  /** Jobs claimed (and run concurrently) at once. */
+  /** Jobs claimed at once (one statement), and the most a batch handler gets in one call. */
   batchSize?: number;
+  /** Jobs running at once in a started scheduler. */
+  concurrency?: number;
+  /** Jobs falling due within this time are armed as in-process timers. */
+  lookaheadMs?: number;
+  /** The most timers armed at once (the earliest jobs first; the rest are read again later). */
+  maxArmed?: number;
+  /** Shortest time between two readings of the upcoming jobs asked for by wake() (several wakes make one). */
+  planMinIntervalMs?: number;
+  /** Told each time a timer is armed for a job, with when it fires (tests: a job ran because it was armed). */
+  onArm?: (jobId: number, at: Date) => void;
 }
 
 /** Retry delay after the n-th failed attempt of a job: 1 s, 2 s, 4 s, … capped at 10 minutes. */
 export const jobRetryDelayMs = (attempt: number): number => Math.min(600_000, 1_000 * 2 ** Math.max(0, attempt - 1));
 
+interface Registered {
+  one?: JobHandler;
+  batch?: BatchJobHandler;
+}
+
 export class JobScheduler {
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, Registered>();
   private readonly leaseMs: number;
   private readonly pollIntervalMs: number;
   private readonly idleMaxMs: number;
   private readonly batchSize: number;
+  private readonly concurrency: number;
+  private readonly lookaheadMs: number;
+  private readonly maxArmed: number;
+  private readonly planMinIntervalMs: number;
   /** Claims in hand (locked_by values), renewed together by the heartbeat. */
   private readonly held = new Set<string>();
   private heartbeat: NodeJS.Timeout | null = null;
   private heartbeatStopped = false;
   private signalConnected = false;
   private readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private timer: NodeJS.Timeout | null = null;
-  private loop: Promise<void> | null = null;
   private started = false;
   private stopRequested = false;
-  private wakeRequested = false;
+  /** The in-process timers: job id → when it becomes claimable (ms) and its timer. */
+  private readonly armed = new Map<number, { at: number; timer: NodeJS.Timeout }>();
+  private pollTimer: NodeJS.Timeout | null = null;
+  private planTimer: NodeJS.Timeout | null = null;
+  private planDueAt = 0;
+  private planning: Promise<void> | null = null;
+  private planAgain = false;
+  private lastPlanAt = -Infinity;
+  private pumping: Promise<void> | null = null;
+  private pumpAgain = false;
+  /** The last claim round stopped because every slot was taken: a finishing job starts another. */
+  private saturated = false;
+  private inFlight = 0;
+  private readonly running = new Set<Promise<void>>();
+  private completions: { job: ClaimedJob; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private writingCompletions = false;
 
   constructor(
     private readonly db: Db,
@@ -93,11 +144,20 @@ export class JobScheduler {
     this.leaseMs = options.leaseMs ?? 3_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.idleMaxMs = options.idleMaxMs ?? 30_000;
-    this.batchSize = options.batchSize ?? 20;
+    this.batchSize = options.batchSize ?? 100;
+    this.concurrency = options.concurrency ?? 200;
+    this.lookaheadMs = options.lookaheadMs ?? 30_000;
+    this.maxArmed = options.maxArmed ?? 50_000;
+    this.planMinIntervalMs = options.planMinIntervalMs ?? 200;
   }
 
   register(kind: string, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
+    this.handlers.set(kind, { one: handler });
+  }
+
+  /** A kind whose jobs claimed together go to one call (set-based handlers: one transaction for many jobs). */
+  registerBatch(kind: string, handler: BatchJobHandler): void {
+    this.handlers.set(kind, { batch: handler });
   }
 
   /** Inserts the job unless its dedupe key exists; use the caller's transaction so the job commits with its cause. */
@@ -123,7 +183,7 @@ export class JobScheduler {
     while (ran < limit && !(this.started && this.stopRequested)) {
       const jobs = await this.claim(Math.min(this.batchSize, limit - ran));
       if (jobs.length === 0) break;
-      await Promise.all(jobs.map((job) => this.execute(job)));
+      await Promise.all(this.launch(jobs));
       ran += jobs.length;
     }
     return ran;
@@ -139,8 +199,8 @@ export class JobScheduler {
     dedupeKey: string,
     waitMs = 15_000,
   ): Promise<{ status: JobStatus | 'missing'; lastError: string | null; running: boolean }> {
-    const [job] = await this.claim(1, dedupeKey);
-    if (job) await this.execute(job);
+    const jobs = await this.claim(1, dedupeKey);
+    await Promise.all(this.launch(jobs));
     const deadline = Date.now() + waitMs;
     for (;;) {
       const row = await findJobStateByDedupeKey(this.db, dedupeKey);
@@ -154,37 +214,39 @@ export class JobScheduler {
     }
   }
 
-  /** Polls for due jobs until stop(). */
+  /** Runs jobs as they fall due until stop(): reads the upcoming ones, arms their timers, claims what is due. */
   start(): void {
     if (this.started) return;
     this.started = true;
     this.stopRequested = false;
-    this.schedule(0);
+    this.kick();
+    this.requestPlan();
+    this.schedulePoll();
   }
 
-  /** Finishes the jobs in hand (handlers see stopping() and return early), then stops polling. */
+  /** Finishes the jobs in hand (handlers see stopping() and return early), then stops. */
   async stop(): Promise<void> {
     this.stopRequested = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.loop;
+    for (const timer of [this.pollTimer, this.planTimer]) if (timer) clearTimeout(timer);
+    this.pollTimer = this.planTimer = null;
+    for (const { timer } of this.armed.values()) clearTimeout(timer);
+    this.armed.clear();
+    await this.planning;
+    await this.pumping;
+    while (this.running.size > 0) await Promise.all([...this.running]);
     this.started = false;
   }
 
-  /** Poll now instead of at the next interval (after enqueueing work that is due at once). */
+  /** Claim what is due now and read the upcoming jobs again (after enqueueing work; NOTIFY calls it too). */
   wake(): void {
     if (!this.started || this.stopRequested) return;
-    if (this.loop) {
-      this.wakeRequested = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.schedule(0);
+    this.kick();
+    this.requestPlan();
   }
 
   /**
-   * Whether a wake-up signal is connected (job-listener.ts calls this). While it is, an idle worker sleeps until
-   * the next job falls due instead of polling; while it is not, it polls every pollIntervalMs.
+   * Whether a wake-up signal is connected (job-listener.ts calls this). While it is, an idle worker waits for the
+   * signal and its timers; while it is not, it also polls every pollIntervalMs.
    */
   setSignalConnected(connected: boolean): void {
     this.signalConnected = connected;
@@ -228,30 +290,132 @@ export class JobScheduler {
     }
   }
 
-  /** How long to sleep after a poll that found nothing to do. */
-  private async idleDelay(): Promise<number> {
-    if (!this.signalConnected) return this.pollIntervalMs;
-    const nextAt = await selectNextClaimableAt(this.db);
-    const next = nextAt ? nextAt.getTime() : null;
-    if (next === null) return this.idleMaxMs;
-    return Math.min(this.idleMaxMs, Math.max(this.pollIntervalMs, next - this.options.now().getTime() + 10));
+  private get active(): boolean {
+    return this.started && !this.stopRequested;
   }
 
-  private schedule(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.loop = this.runDueJobs()
-        .then(async (ran) => (this.wakeRequested || ran >= 10_000 ? 0 : await this.idleDelay()))
-        .catch((error: unknown) => {
-          this.options.logger.error({ err: error }, 'job poll failed');
-          return this.pollIntervalMs;
-        })
-        .then((delay) => {
-          this.loop = null;
-          if (!this.stopRequested) this.schedule(this.wakeRequested ? 0 : delay);
-          this.wakeRequested = false;
-        });
+  /** Without a wake-up signal, claims what is due every pollIntervalMs (with it, the timers and NOTIFY do). */
+  private schedulePoll(): void {
+    if (!this.active) return;
+    this.pollTimer = setTimeout(() => {
+      this.pollTimer = null;
+      if (!this.signalConnected) this.kick();
+      this.schedulePoll();
+    }, this.pollIntervalMs);
+  }
+
+  /** Arms a timer that claims at `at` (ms, on the scheduler's clock), replacing one armed for another time. */
+  private arm(jobId: number, at: number): void {
+    if (!this.active) return;
+    const existing = this.armed.get(jobId);
+    if (existing?.at === at) return;
+    if (existing) clearTimeout(existing.timer);
+    else if (this.armed.size >= this.maxArmed) return;
+    const entry = { at, timer: undefined as unknown as NodeJS.Timeout };
+    // A timer can fire a moment before the clock reads `at` (timers count on the event loop's own clock): then it
+    // waits the rest, as a claim made early would find the job not yet due.
+    const fire = () => {
+      const left = at - this.options.now().getTime();
+      if (left > 0 && this.active) {
+        entry.timer = setTimeout(fire, left);
+        return;
+      }
+      if (this.armed.get(jobId) === entry) this.armed.delete(jobId);
+      this.kick();
+    };
+    entry.timer = setTimeout(fire, Math.max(0, at - this.options.now().getTime()));
+    this.armed.set(jobId, entry);
+    this.options.onArm?.(jobId, new Date(at));
+  }
+
+  /** Reads the upcoming jobs soon: at once, or planMinIntervalMs after the last reading. */
+  private requestPlan(): void {
+    if (!this.active) return;
+    if (this.planning) {
+      this.planAgain = true;
+      return;
+    }
+    this.schedulePlan(Math.max(0, this.lastPlanAt + this.planMinIntervalMs - Date.now()));
+  }
+
+  /** Sets the next reading of the upcoming jobs `ms` from now, unless one is set for sooner. */
+  private schedulePlan(ms: number): void {
+    if (!this.active) return;
+    if (this.planTimer) {
+      if (this.planDueAt <= Date.now() + ms) return;
+      clearTimeout(this.planTimer);
+    }
+    this.planDueAt = Date.now() + ms;
+    this.planTimer = setTimeout(() => {
+      this.planTimer = null;
+      this.planning = this.plan().finally(() => {
+        this.planning = null;
+        if (this.planAgain) {
+          this.planAgain = false;
+          this.requestPlan();
+        }
+      });
     }, ms);
+  }
+
+  /** Arms a timer for each job that becomes claimable within the look-ahead; then sets the next reading. */
+  private async plan(): Promise<void> {
+    this.lastPlanAt = Date.now();
+    let next = Math.min(this.idleMaxMs, this.lookaheadMs / 3);
+    try {
+      const now = this.options.now().getTime();
+      const until = new Date(now + this.lookaheadMs);
+      const upcoming = await selectUpcomingJobs(this.db, until, this.maxArmed);
+      for (const job of upcoming) this.arm(job.id, new Date(job.at).getTime());
+      // Only the earliest fitted: read again when the last armed one falls due.
+      if (upcoming.length >= this.maxArmed)
+        next = Math.min(next, Math.max(this.pollIntervalMs, new Date(upcoming.at(-1)!.at).getTime() - now));
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'reading the upcoming jobs failed');
+      next = this.pollIntervalMs;
+    }
+    this.schedulePlan(next);
+  }
+
+  /** Claims due jobs while slots are free; called by the timers, wake(), the poll and finishing jobs. */
+  private kick(): void {
+    if (!this.active) return;
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+      if (this.pumpAgain) {
+        this.pumpAgain = false;
+        this.kick();
+      }
+    });
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      do {
+        this.pumpAgain = false;
+        while (this.active) {
+          const free = this.concurrency - this.inFlight;
+          this.saturated = free <= 0;
+          if (this.saturated) break;
+          const want = Math.min(this.batchSize, free);
+          const jobs = await this.claim(want);
+          for (const launched of this.launch(jobs)) {
+            const run = launched.catch((error: unknown) =>
+              this.options.logger.error({ err: error }, 'writing a job outcome failed'),
+            );
+            this.running.add(run);
+            void run.finally(() => this.running.delete(run));
+          }
+          if (jobs.length < want) break;
+        }
+      } while (this.pumpAgain && this.active);
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'job poll failed');
+    }
   }
 
   private async claim(count: number, dedupeKey?: string): Promise<ClaimedJob[]> {
@@ -266,33 +430,112 @@ export class JobScheduler {
     });
   }
 
-  private async execute(job: ClaimedJob): Promise<void> {
-    const handler = this.handlers.get(job.kind);
-    this.hold(job.locked_by);
+  /** Starts the claimed jobs: those of a batch kind together (in calls of at most batchSize), the others one each. */
+  private launch(jobs: ClaimedJob[]): Promise<void>[] {
+    const batches = new Map<string, ClaimedJob[]>();
+    const runs: Promise<void>[] = [];
+    for (const job of jobs) {
+      const registered = this.handlers.get(job.kind);
+      if (registered?.batch) batches.set(job.kind, [...(batches.get(job.kind) ?? []), job]);
+      else runs.push(this.track([job], () => this.runOne(job, registered?.one)));
+    }
+    for (const [kind, group] of batches) {
+      const handler = this.handlers.get(kind)!.batch!;
+      for (let i = 0; i < group.length; i += this.batchSize) {
+        const part = group.slice(i, i + this.batchSize);
+        runs.push(this.track(part, () => this.runBatch(part, handler)));
+      }
+    }
+    return runs;
+  }
+
+  /** Holds the jobs' leases while `run` works, and counts them in flight. */
+  private async track(jobs: ClaimedJob[], run: () => Promise<void>): Promise<void> {
+    this.inFlight += jobs.length;
+    for (const job of jobs) this.hold(job.locked_by);
     try {
-      await this.run(job, handler);
+      await run();
     } finally {
-      this.release(job.locked_by);
+      for (const job of jobs) this.release(job.locked_by);
+      this.inFlight -= jobs.length;
+      if (this.saturated) this.kick();
     }
   }
 
-  private async run(job: ClaimedJob, handler: JobHandler | undefined): Promise<void> {
+  private context(job: ClaimedJob): JobContext {
+    return {
+      jobId: job.id,
+      claim: job.locked_by,
+      attempt: job.attempts,
+      now: this.options.now,
+      stopping: () => this.started && this.stopRequested,
+    };
+  }
+
+  private async runOne(job: ClaimedJob, handler: JobHandler | undefined): Promise<void> {
     let result: JobResult;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      result = await handler(job.payload, {
-        jobId: job.id,
-        claim: job.locked_by,
-        attempt: job.attempts,
-        now: this.options.now,
-        stopping: () => this.started && this.stopRequested,
-      });
+      result = await handler(job.payload, this.context(job));
     } catch (error) {
       await this.fail(job, error);
       return;
     }
-    if (result && 'rerunAt' in result) await rescheduleJob(this.db, job, result.rerunAt);
-    else await markJobDone(this.db, job, this.options.now());
+    await this.finish(job, result);
+  }
+
+  private async runBatch(jobs: ClaimedJob[], handler: BatchJobHandler): Promise<void> {
+    let results: BatchJobResult[];
+    try {
+      results = await handler(jobs.map((job) => ({ payload: job.payload, ctx: this.context(job) })));
+      if (results.length !== jobs.length) throw new Error(`batch handler answered ${results.length} of ${jobs.length}`);
+    } catch (error) {
+      await Promise.all(jobs.map((job) => this.fail(job, error)));
+      return;
+    }
+    await Promise.all(
+      jobs.map((job, i) => {
+        const result = results[i];
+        return result && 'error' in result ? this.fail(job, result.error) : this.finish(job, result);
+      }),
+    );
+  }
+
+  private async finish(job: ClaimedJob, result: JobResult): Promise<void> {
+    if (result && 'rerunAt' in result) {
+      await rescheduleJob(this.db, job, result.rerunAt);
+      if (result.rerunAt.getTime() - this.options.now().getTime() <= this.lookaheadMs)
+        this.arm(job.id, result.rerunAt.getTime());
+    } else await this.completed(job);
+  }
+
+  /** Marks the job done; completions that arrive while a write runs go together in the next one. */
+  private completed(job: ClaimedJob): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.completions.push({ job, resolve, reject });
+      if (!this.writingCompletions) void this.writeCompletions();
+    });
+  }
+
+  private async writeCompletions(): Promise<void> {
+    this.writingCompletions = true;
+    try {
+      while (this.completions.length > 0) {
+        const group = this.completions.splice(0, 1_000);
+        try {
+          await markJobsDone(
+            this.db,
+            group.map((c) => c.job),
+            this.options.now(),
+          );
+          for (const c of group) c.resolve();
+        } catch (error) {
+          for (const c of group) c.reject(error);
+        }
+      }
+    } finally {
+      this.writingCompletions = false;
+    }
   }
 
   private async fail(job: ClaimedJob, error: unknown): Promise<void> {
@@ -303,10 +546,8 @@ export class JobScheduler {
       gaveUp ? 'job failed for good' : 'job failed, will retry',
     );
     const now = this.options.now();
-    await markJobFailed(this.db, job, {
-      now,
-      retryAt: gaveUp ? null : new Date(now.getTime() + jobRetryDelayMs(job.attempts)),
-      error: message,
-    });
+    const retryAt = gaveUp ? null : new Date(now.getTime() + jobRetryDelayMs(job.attempts));
+    await markJobFailed(this.db, job, { now, retryAt, error: message });
+    if (retryAt && retryAt.getTime() - now.getTime() <= this.lookaheadMs) this.arm(job.id, retryAt.getTime());
   }
 }

@@ -1,6 +1,7 @@
 // The durable job scheduler on its own: dedupe, timing, retries with backoff, leases, cancelling, and several
 // workers on one database (on PGlite, and on PostgreSQL with real concurrency when TEST_DATABASE_URL is set).
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { Client } from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrate';
@@ -241,6 +242,96 @@ describe.each(storageBackends)('the job scheduler on %s', (backend) => {
     jobs.wake();
     await waitFor(async () => runs.length === 1);
     await jobs.stop();
+  });
+
+  test('a job due in 300 ms is armed as a timer for its due time and runs then, not at the next poll', async () => {
+    // Polls and periodic readings of the upcoming jobs a minute apart, no NOTIFY: only the reading wake() asks for
+    // and the timer it arms can run the job sooner.
+    const now = () => new Date();
+    const armed = new Map<number, number>();
+    const jobs = new JobScheduler(shared.a.db, {
+      now,
+      logger,
+      pollIntervalMs: 60_000,
+      idleMaxMs: 60_000,
+      lookaheadMs: 600_000,
+      onArm: (id, at) => armed.set(id, at.getTime()),
+    });
+    let ranAt = 0;
+    jobs.register('k', async () => void (ranAt = Date.now()));
+    jobs.start();
+    try {
+      const startedAt = Date.now();
+      await jobs.enqueue(shared.a.db, { kind: 'k', dedupeKey: 'in-300-ms', runAt: new Date(Date.now() + 3_600_000) });
+      const { id } = await jobRow('in-300-ms');
+      // Made due in 300 ms (as enqueueing it would, without a cold first statement in the way), then wake().
+      const runAt = new Date(Date.now() + 300);
+      await shared.a.db.updateTable('jobs').set({ run_at: runAt }).where('id', '=', id).execute();
+      const dueAtWake = Date.now() >= runAt.getTime();
+      jobs.wake();
+      await waitFor(async () => ranAt > 0, 30_000);
+      expect(ranAt).toBeGreaterThanOrEqual(runAt.getTime());
+      // Armed for its due time by the reading wake() asked for (unless the machine was so slow that the job was
+      // already due at wake(), whose claim takes it), and run before any poll or periodic reading (the first of
+      // each comes a minute after the start).
+      if (!dueAtWake) expect(armed.get(Number(id))).toBe(runAt.getTime());
+      expect(ranAt).toBeLessThan(startedAt + 60_000);
+      // Its completion is written after the handler returns.
+      await waitFor(async () => (await jobRow('in-300-ms')).status === 'done');
+    } finally {
+      await jobs.stop();
+    }
+  }, 40_000);
+
+  test('two started instances arm timers for the same 100 jobs due within a second and run each once, none early', async () => {
+    const now = () => new Date();
+    const ran = new Map<string, number>();
+    const early: string[] = [];
+    const handler: JobHandler = async (payload) => {
+      const key = String(payload.key);
+      if (Date.now() < Number(payload.at)) early.push(key);
+      ran.set(key, (ran.get(key) ?? 0) + 1);
+    };
+    const options = { now, logger, pollIntervalMs: 60_000, idleMaxMs: 60_000 };
+    const a = new JobScheduler(shared.a.db, options);
+    const b = new JobScheduler(shared.b.db, options);
+    a.register('k', handler);
+    b.register('k', handler);
+    const later = new Date(Date.now() + 3_600_000);
+    for (let n = 0; n < 100; n++)
+      await a.enqueue(shared.a.db, { kind: 'k', dedupeKey: `timed-${n}`, runAt: later, payload: { key: n } });
+    // Due over the next second, 5 ms apart, once all exist; each handler checks it runs no earlier than its time.
+    const base = Date.now() + 500;
+    await sql`update jobs set run_at = ${new Date(base)}::timestamptz + (payload->>'key')::int * interval '5 milliseconds',
+                              payload = payload || jsonb_build_object('at', ${base}::bigint + (payload->>'key')::int * 5)`.execute(
+      shared.a.db,
+    );
+    a.start();
+    b.start();
+    try {
+      await waitFor(async () => ran.size === 100, 30_000);
+      await new Promise((r) => setTimeout(r, 200));
+      expect([...ran.values()].every((count) => count === 1)).toBe(true);
+      expect(early).toEqual([]);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  }, 40_000);
+
+  test('jobs of a batch kind claimed together go to one call, and one job’s failure is its own', async () => {
+    const jobs = scheduler();
+    const calls: number[][] = [];
+    jobs.registerBatch('b', async (batch) => {
+      calls.push(batch.map((j) => Number(j.payload.n)).sort());
+      return batch.map((j) => (j.payload.n === 2 ? { error: new Error('two failed') } : undefined));
+    });
+    for (let n = 1; n <= 3; n++)
+      await jobs.enqueue(shared.a.db, { kind: 'b', dedupeKey: `batch-${n}`, payload: { n } });
+    expect(await jobs.runDueJobs()).toBe(3);
+    expect(calls).toEqual([[1, 2, 3]]);
+    expect((await jobRow('batch-1')).status).toBe('done');
+    expect(await jobRow('batch-2')).toMatchObject({ status: 'pending', attempts: 1, last_error: 'two failed' });
+    expect((await jobRow('batch-3')).status).toBe('done');
   });
 });
 

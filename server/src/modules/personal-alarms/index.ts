@@ -2,5 +2,5 @@
 export type { PersonalAlarmsDeps } from './personal-alarms.deps';
 export { personalAlarmsHandlers } from './personal-alarms.handlers';
 export { alarmChangedJob } from './personal-alarms.audit';
-export { fireAlarm, noticeOwnerOfChange, warnOwner } from './personal-alarms.delivery';
+export { fireAlarm, fireAlarms, noticeOwnerOfChange, warnOwner, warnOwners } from './personal-alarms.delivery';
 export { alarmFireJob, alarmWarnJob, armTimer } from './personal-alarms.timer';

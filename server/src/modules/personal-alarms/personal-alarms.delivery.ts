@@ -1,6 +1,8 @@
 // The jobs of an armed timer. Each first records what it is about to send (a personal_alarm_messages row, unique
 // per alarm, kind and version, with its dispatches) in one transaction with the checks, then sends. Run again
 // after a crash it finds the row and only sends what is not sent yet; made for an older version, it does nothing.
+// Jobs claimed together (10,000 alarms due within a minute) share that transaction, so its cost does not grow
+// with every alarm; each job still sends under its own claim and fails on its own.
 import {
   deliverDispatches,
   type ClaimedDispatch,
@@ -15,23 +17,32 @@ import {
   type AlarmChange,
 } from '../../messages/alarm-messages';
 import { fallbackLanguage, languageOfTag } from '../../messages/languages';
-import type { JobContext, JobResult } from '../../jobs/scheduler';
+import type { BatchJobResult, JobContext, JobResult } from '../../jobs/scheduler';
 import type { Executor } from '../../db/database';
 import type { PersonalAlarmsDeps } from './personal-alarms.deps';
 import {
-  findAlarmMessage,
+  findAlarmMessages,
   findChangeMessage,
   insertAlarmMessage,
+  insertAlarmMessages,
+  insertClaimedAlarmDispatches,
   insertFallbackDispatch,
   loadAlarmMessage,
   loadChangeFacts,
-  lockAlarmForDelivery,
+  lockAlarmsForDelivery,
   lockChangeForNotice,
-  markAlarmFired,
+  markAlarmsFired,
 } from './personal-alarms.delivery.repository';
-import { alarmRecipients, insertClaimedUserDispatches, singleUser } from './personal-alarms.repository';
+import { insertClaimedUserDispatches, singleUser } from './personal-alarms.repository';
 
 type Kind = 'warning' | 'alarm';
+
+/** One claimed job of an armed timer: the alarm and version it was made for, and its claim. */
+export interface AlarmJob {
+  alarmId: number;
+  version: number;
+  ctx: JobContext;
+}
 
 export async function fireAlarm(
   services: PersonalAlarmsDeps,
@@ -39,7 +50,7 @@ export async function fireAlarm(
   version: number,
   ctx: JobContext,
 ): Promise<JobResult> {
-  return runAlarmJob(services, alarmId, version, 'alarm', ctx);
+  return one(await runAlarmJobs(services, 'alarm', [{ alarmId, version, ctx }]));
 }
 
 export async function warnOwner(
@@ -48,59 +59,109 @@ export async function warnOwner(
   version: number,
   ctx: JobContext,
 ): Promise<JobResult> {
-  return runAlarmJob(services, alarmId, version, 'warning', ctx);
+  return one(await runAlarmJobs(services, 'warning', [{ alarmId, version, ctx }]));
 }
 
-async function runAlarmJob(
-  services: PersonalAlarmsDeps,
-  alarmId: number,
-  version: number,
-  kind: Kind,
-  ctx: JobContext,
-): Promise<JobResult> {
-  const now = ctx.now();
-  const outcome = await services.db
-    .transaction()
-    .execute(async (trx): Promise<number | { rerunAt: Date } | Fresh | null> => {
-      const alarm = await lockAlarmForDelivery(trx, alarmId);
+/** The alarm jobs claimed together (the scheduler's batch handler): one transaction records them all. */
+export const fireAlarms = (services: PersonalAlarmsDeps, jobs: AlarmJob[]) => runAlarmJobs(services, 'alarm', jobs);
+
+/** The one-minute warnings claimed together. */
+export const warnOwners = (services: PersonalAlarmsDeps, jobs: AlarmJob[]) => runAlarmJobs(services, 'warning', jobs);
+
+function one(results: BatchJobResult[]): JobResult {
+  const [result] = results;
+  if (result && 'error' in result) throw result.error;
+  return result;
+}
+
+/** What a job does once the transaction has decided: nothing, send what is left, run again later, or send new. */
+type Decision = null | number | { rerunAt: Date } | Fresh;
+
+/**
+ * The jobs of one kind, claimed together: one transaction locks their alarms (in id order), decides for each job
+ * as a job of its own would, and records the new messages and their dispatches set-based; then each job sends its
+ * own dispatches, side by side, and a failure is that job's alone.
+ */
+async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: AlarmJob[]): Promise<BatchJobResult[]> {
+  if (jobs.length === 0) return [];
+  const now = jobs[0].ctx.now();
+  const decisions = await services.db.transaction().execute(async (trx): Promise<Decision[]> => {
+    const alarmIds = [...new Set(jobs.map((job) => job.alarmId))];
+    const alarms = new Map((await lockAlarmsForDelivery(trx, alarmIds)).map((alarm) => [alarm.id, alarm]));
+    const recorded = kind === 'warning' ? await findAlarmMessages(trx, alarmIds, kind) : [];
+    const fresh: { index: number; alarm: NonNullable<ReturnType<typeof alarms.get>> }[] = [];
+    const decided = jobs.map(({ alarmId, version }, index): Decision => {
+      const alarm = alarms.get(alarmId);
       if (!alarm) return null;
       // Run again after a crash or for a retry: send what is left of what was recorded. (A fired alarm keeps its
       // version: it can be neither moved nor armed again, so message_id belongs to this version's job.)
       if (kind === 'alarm' && alarm.message_id !== null) return alarm.version === version ? alarm.message_id : null;
       if (kind === 'warning') {
-        const existing = await findAlarmMessage(trx, alarmId, kind, version);
+        const existing = recorded.find((m) => m.alarm_id === alarmId && m.version === version);
         if (existing) return existing.id;
       }
       if (!alarm.active || alarm.version !== version) return null;
       if (kind === 'alarm' && alarm.dispatch_at > now) return { rerunAt: alarm.dispatch_at };
       // A warning that would arrive when the alarm is already due is pointless: the alarm itself goes now.
       if (kind === 'warning' && alarm.dispatch_at <= now) return null;
-      const message = await insertAlarmMessage(trx, {
+      // Dedupe keys make one job per alarm, kind and version: at most one fresh job per alarm.
+      fresh.push({ index, alarm });
+      return null;
+    });
+    if (fresh.length === 0) return decided;
+    const messages = await insertAlarmMessages(
+      trx,
+      fresh.map(({ index, alarm }) => ({
         tenant_id: alarm.tenant_id,
         alarm_id: alarm.id,
         kind,
-        version,
+        version: jobs[index].version,
         created_at: now,
-      });
-      const recipients =
-        kind === 'alarm' ? alarmRecipients(alarm.id, alarm.tenant_id, alarm.user_id) : singleUser(alarm.user_id);
-      const claimed = await insertClaimedUserDispatches(trx, alarm.tenant_id, message.id, recipients, now, ctx.claim);
-      if (kind === 'alarm') await markAlarmFired(trx, alarm.id, message.id, now);
-      return { messageId: message.id, claimed, message: render(services, { kind, ...alarm }) };
-    });
-  if (outcome === null) return undefined;
-  if (typeof outcome === 'number') return deliverDispatches(services, ctx, alarmAdapter, outcome);
-  if ('rerunAt' in outcome) return outcome;
-  if (kind === 'alarm')
-    services.logger.info(
-      { alarmId, messageId: outcome.messageId, recipients: outcome.claimed.length },
-      'personal alarm dispatched',
+      })),
     );
-  return deliverDispatches(services, ctx, alarmAdapter, outcome.messageId, {
-    fresh: true,
-    claimed: outcome.claimed,
-    message: outcome.message,
+    const messageOf = new Map(messages.map((m) => [Number(m.alarm_id), m.id]));
+    const toDispatch = fresh.map(({ index, alarm }) => ({
+      messageId: messageOf.get(alarm.id)!,
+      alarmId: alarm.id,
+      tenantId: alarm.tenant_id,
+      ownerId: alarm.user_id,
+      kind,
+      claim: jobs[index].ctx.claim,
+    }));
+    const claimed = await insertClaimedAlarmDispatches(trx, toDispatch, now);
+    if (kind === 'alarm') await markAlarmsFired(trx, toDispatch, now);
+    const claimedOf = new Map<number, ClaimedDispatch[]>();
+    for (const { message_id: messageId, ...dispatch } of claimed)
+      claimedOf.set(messageId, [...(claimedOf.get(messageId) ?? []), dispatch]);
+    for (const { index, alarm } of fresh) {
+      const messageId = messageOf.get(alarm.id)!;
+      decided[index] = {
+        messageId,
+        claimed: claimedOf.get(messageId) ?? [],
+        message: render(services, { kind, ...alarm }),
+      };
+    }
+    return decided;
   });
+  const settled = await Promise.allSettled(
+    decisions.map(async (decision, index): Promise<JobResult> => {
+      const { ctx, alarmId } = jobs[index];
+      if (decision === null) return undefined;
+      if (typeof decision === 'number') return deliverDispatches(services, ctx, alarmAdapter, decision);
+      if ('rerunAt' in decision) return decision;
+      if (kind === 'alarm')
+        services.logger.info(
+          { alarmId, messageId: decision.messageId, recipients: decision.claimed.length },
+          'personal alarm dispatched',
+        );
+      return deliverDispatches(services, ctx, alarmAdapter, decision.messageId, {
+        fresh: true,
+        claimed: decision.claimed,
+        message: decision.message,
+      });
+    }),
+  );
+  return settled.map((s) => (s.status === 'fulfilled' ? s.value : { error: s.reason as unknown }));
 }
 
 interface Fresh {
