@@ -182,3 +182,13 @@ export async function clearIdentityFailures(db: Db, emailHash: string): Promise<
     .where((eb) => eb.or([eb('key', 'in', exact), eb('key', 'like', pattern)]))
     .execute();
 }
+
+/** True when the source completed a sign-in as this identity within familiarDays (as the lockout check reads it). */
+export async function isFamiliarSource(db: Executor, values: { now: string; emailHash: string; sourceHash: string }) {
+  const { rows } = await sql<{ yes: boolean }>`select exists (select 1 from sign_in_sources f
+    where f.email_hash = ${values.emailHash} and f.source_hash = ${values.sourceHash}
+      and f.last_seen_at > ${values.now}::timestamptz - make_interval(days => ${sql.lit(familiarDays)})) as yes`.execute(
+    db,
+  );
+  return rows[0]?.yes === true;
+}

@@ -12,6 +12,7 @@ import {
   clearIdentityFailures,
   giveBackAttempt,
   guardStatement,
+  isFamiliarSource,
   type GiveBackValues,
   type LockoutAnswer,
   type LockoutValues,
@@ -170,6 +171,25 @@ export function loginAttempt(
 export const addressAttempt = (ip: string): Attempt => ({
   keys: [{ key: lockoutKey.address(ip), policy: signInPolicies.loginPerAddress }],
 });
+
+/**
+ * The lockouts of a passkey sign-in, for `ip` as limitAddress gives it: the per-address key, as a step-up. A locked
+ * address does not refuse the attempt up front: the assertion is checked (a signature, no secret to guess), and only
+ * a verified one from a source familiar to its account goes through (passkeySourceFamiliar); everything else there
+ * answers 429 until the lock ends. So bad assertions from anyone behind an address lock out no one who signs in
+ * from it.
+ */
+export const passkeyAttempt = (ip: string): Attempt => ({
+  keys: [{ key: lockoutKey.address(ip), policy: signInPolicies.loginPerAddress, stepUp: true }],
+});
+
+/** True when `ip` (as limitAddress gives it) is a familiar source of the identity `hash`. */
+export const passkeySourceFamiliar = (
+  services: Pick<SessionsDeps, 'secretKey' | 'now'>,
+  db: Executor,
+  hash: string,
+  ip: string,
+) => isFamiliarSource(db, { now: services.now().toISOString(), emailHash: hash, sourceHash: sourceHash(services, ip) });
 
 /** What a successful attempt gives back: keys to clear, keys to refund one attempt, a source made familiar. */
 export interface GiveBack {
