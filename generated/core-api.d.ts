@@ -2637,6 +2637,16 @@ export interface components {
          *     | Password must contain an uppercase letter | PASSWORD_MISSING_UPPERCASE |
          *     | Password must contain a number | PASSWORD_MISSING_DIGIT |
          *     | Password must contain a special character | PASSWORD_MISSING_SPECIAL_CHARACTER |
+         *
+         *     A password that keeps every rule but is one of the most common passwords (a list shipped with the server:
+         *     compared without regard to case, and with the digits and special characters at its start and end left out,
+         *     so `Password123!` is refused), or, where the region configures a breach service, one that service knows from
+         *     a breach (a k-anonymity range query: only the first 5 hex digits of the password's SHA-1 leave the server),
+         *     answers `400 BAD_REQUEST` with one issue at the password's pointer, checked once the rules above pass:
+         *
+         *     | Message | Rule |
+         *     |---|---|
+         *     | Password is too common or known from a data breach | PASSWORD_ON_BREACH_LIST |
          */
         NewPassword: string;
         /** @description The first password of an invited user, with the token from the invitation link. */
@@ -4844,8 +4854,9 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description The request breaks the contract or the password breaks a password rule (BAD_REQUEST), or the token is unknown
-             *     or not this user's (USER_PASSWORD_SET_TOKEN_INVALID).
+             * @description The request breaks the contract or the password breaks a password rule or is too common or breached
+             *     (BAD_REQUEST, rule `PASSWORD_ON_BREACH_LIST`: see NewPassword), or the token is unknown or not this user's
+             *     (USER_PASSWORD_SET_TOKEN_INVALID).
              */
             400: {
                 headers: {
@@ -4940,8 +4951,9 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description The request breaks the contract or the password breaks a password rule (BAD_REQUEST), or the token is unknown,
-             *     not this user's or already used (USER_PASSWORD_SET_TOKEN_INVALID).
+             * @description The request breaks the contract or the password breaks a password rule or is too common or breached
+             *     (BAD_REQUEST, rule `PASSWORD_ON_BREACH_LIST`: see NewPassword), or the token is unknown, not this user's or
+             *     already used (USER_PASSWORD_SET_TOKEN_INVALID).
              */
             400: {
                 headers: {

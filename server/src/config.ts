@@ -150,6 +150,7 @@ const variables = z.object({
   DEV_SSO_CLIENT_ID: optional(z.string()),
   DEV_SSO_CLIENT_SECRET: optional(z.string()),
   OUTBOUND_ALLOWED_ADDRESSES: optional(z.string()),
+  PASSWORD_BREACH_RANGE_URL: optional(httpUrl),
   METRICS_TOKEN: optional(z.string()),
   JOB_RETENTION_DAYS: optional(integer(1, 3650)),
   MIN_IN_FLIGHT: optional(integer(1, 100_000)),
@@ -342,6 +343,12 @@ function toConfig(v: Variables, problems: string[]) {
      * production, where only public addresses are reached (security/outbound.ts).
      */
     outboundAllowList: outboundAllowListConfig(v.OUTBOUND_ALLOWED_ADDRESSES ?? null, dev, problems),
+    /**
+     * A breach service's k-anonymity range endpoint (the Pwned Passwords range API, e.g.
+     * https://api.pwnedpasswords.com/range/) new passwords are also checked against; null (the default): only the
+     * shipped list of common passwords (modules/passwords/breach-list.ts).
+     */
+    passwordBreachRangeUrl: v.PASSWORD_BREACH_RANGE_URL ?? null,
     /**
      * What members may send, per hour (security/sending-quotas.ts; docs/security.md): personal alarms created per
      * sender, alarms armed to go off within a minute (or already due) per sender, external messages per tenant.

@@ -30,7 +30,7 @@ function moduleDeps(s: Services) {
   const sessions: SessionsDeps = { config, db, tokens, secretKey, notifier, throttle, logger, now };
   const groups: GroupsDeps = { config, db };
   const users: UsersDeps = { config, db, now };
-  const passwords: PasswordsDeps = sessions;
+  const passwords: PasswordsDeps = { ...sessions, outbound };
   const apiKeys: ApiKeysDeps = { db, now, secretKey };
   const integrations: IntegrationsDeps = { config, db, now, secretKey };
   return {

@@ -245,6 +245,25 @@ describe('POST /core/v1/sessions { grantType: passkey }', () => {
     expect(locked.body.error.unavailableUntil).toBeDefined();
   });
 
+  test('attack: 21 bad assertions from anyone behind an address keep out no one who signed in from there before', async () => {
+    const victim = await userWithPasskey(ctx);
+    const stranger = await userWithPasskey(ctx);
+    const ip = '10.79.0.1';
+    const signIn = async (who: typeof victim, opts: { uv?: boolean } = {}) =>
+      passkeyGrant(ctx, who.authenticator.authenticate((await authenticationOptions(ctx, ip)).body, opts), ip);
+    expect((await signIn(victim)).status).toBe(201);
+    for (let i = 0; i < 21; i++) expect((await signIn(stranger, { uv: false })).status).toBe(401);
+    expect((await signIn(stranger, { uv: false })).status).toBe(429);
+    // The user the address is familiar to: her verified passkey goes through the lock.
+    const again = await signIn(victim);
+    expect(again.status).toBe(201);
+    expect(again.body.factors).toEqual({ passkey: 'verified' });
+    // Anyone else there stays held by it until it ends, verified or not.
+    const other = await signIn(stranger);
+    expect(other.status).toBe(429);
+    expect(other.body.error.unavailableUntil).toBeDefined();
+  });
+
   test("a success gives the address its attempt back, ends the account's failures and makes the address familiar", async () => {
     const user = await userWithPasskey(ctx);
     const ip = '10.78.0.1';

@@ -3,8 +3,10 @@
 // refused attempts that still cost the account and the address. Requests come through a trusted loopback proxy,
 // so each one names its client address in X-Forwarded-For (IPv4 and IPv6 alike).
 import request from 'supertest';
+import argon2 from 'argon2';
 import { emailHash } from '../../src/security/hashing';
 import { signInPolicies as policies } from '../../src/modules/sessions/lockout-keys';
+import { clearSignInFailures } from '../../src/modules/sessions';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, v1 } from '../support/fixtures';
 import { codeFrom, goodPassword, insertUserWithPassword, latestOutboxMessage, movableClock } from '../support/sign-in';
@@ -114,6 +116,64 @@ describe('attack: holding the per-identity ceiling to keep a user on a new addre
     expect((await login(address(), nobody, goodPassword)).status).toBe(429);
     expect((await probe(address(), emailHash(nobody), goodPassword)).status).toBe(429);
   });
+});
+
+describe('attack: guessing on past the per-identity ceiling from ever new addresses', () => {
+  /** 199 wrong guesses spread over 40 fresh addresses (under 5 each: no address or pair locks on its own). */
+  async function guessFromMany(email: string) {
+    const attackers = Array.from({ length: 40 }, () => address());
+    for (let i = 0; i < 199; i++) await login(attackers[i % 40], email, `${wrong}${i}`);
+  }
+  // Each guess up to the cap runs argon2: the test waits for 100 of them, whatever the machine's load.
+  const argon2Bound = 300_000;
+
+  test(
+    '199 wrong guesses from 40 addresses: the account keeps counting, at most 100 are checked, and then the right password answers as a wrong one',
+    async () => {
+      const victim = await user();
+      const home = address();
+      expect((await login(home, victim.email, goodPassword)).status).toBe(201);
+      const hash = emailHash(victim.email);
+      const checks = jest.spyOn(argon2, 'verify');
+      try {
+        await guessFromMany(victim.email);
+        expect(checks.mock.calls.length).toBeLessThanOrEqual(policies.loginPerAccount.checkedCap);
+      } finally {
+        checks.mockRestore();
+      }
+      const [account] = await throttleRows(`login:account:${hash}`);
+      expect(account.count).toBe(policies.loginPerAccount.checkedCap);
+      // Past the cap, from a new address, every password gets the same answer: the right one no longer tells.
+      const right = await login(address(), victim.email, goodPassword);
+      const guess = await login(address(), victim.email, wrong);
+      expect(right.status).toBe(429);
+      expect(right.body).toEqual(guess.body);
+      expect((await probe(address(), hash, goodPassword)).body).toEqual(guess.body);
+      // The address the user signs in from is not held by it.
+      const again = await login(home, victim.email, goodPassword);
+      expect(again.status).toBe(201);
+      expect(again.body.factors).toEqual({ password: 'verified' });
+    },
+    argon2Bound,
+  );
+
+  test(
+    'past the cap an unknown account answers as a known one, and the emailed reset lets the user in from anywhere',
+    async () => {
+      const victim = await user();
+      const nobody = `nobody-${Date.now()}@example.test`;
+      await guessFromMany(victim.email);
+      await guessFromMany(nobody);
+      const known = await login(address(), victim.email, goodPassword);
+      const unknown = await login(address(), nobody, goodPassword);
+      expect(known.status).toBe(429);
+      expect(unknown.status).toBe(429);
+      expect(Object.keys(unknown.body.error).sort()).toEqual(Object.keys(known.body.error).sort());
+      await clearSignInFailures(ctx.services, emailHash(victim.email));
+      expect((await login(address(), victim.email, goodPassword)).status).toBe(201);
+    },
+    argon2Bound,
+  );
 });
 
 describe('attack: one IPv6 network as unlimited clients', () => {

@@ -45,12 +45,19 @@ export function loginFailureMessage(failure: ApiFailure): Message {
   }
 }
 
+/**
+ * A wait longer than a day on a second factor: the lock after 30 wrong codes, which only a password reset (or a
+ * completed sign-in from a familiar device) ends; its year-long `unavailableUntil` is no wait to show.
+ */
+export const secondFactorLocked = (failure: ApiFailure) =>
+  failure.code === 'TOO_MANY_REQUESTS' && (waitUntil(failure) ?? 0) - Date.now() > 86_400_000;
+
 /** Spec section 8, 2FA screen. */
 export function twoFactorFailureMessage(failure: ApiFailure): Message {
   if (failure.shed) return BUSY;
   switch (failure.code) {
     case 'TOO_MANY_REQUESTS':
-      return { key: 'errors.tooManyRequests' };
+      return secondFactorLocked(failure) ? { key: 'twoFactor.lockedResetPassword' } : { key: 'errors.tooManyRequests' };
     case 'INVALID_CREDENTIALS':
       return { key: 'errors.incorrectCode' };
     default:

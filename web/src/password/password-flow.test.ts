@@ -68,8 +68,9 @@ describe('the password policy (spec section 5)', () => {
 
   test('maps the server rule names to the same messages, in rule order, ignoring unknown rules', () => {
     expect(
-      ruleMessageKeys(['PASSWORD_MISSING_SPECIAL_CHARACTER', 'PASSWORD_TOO_SHORT', 'PASSWORD_ON_BREACH_LIST']),
+      ruleMessageKeys(['PASSWORD_MISSING_SPECIAL_CHARACTER', 'PASSWORD_TOO_SHORT', 'PASSWORD_FROM_THE_FUTURE']),
     ).toEqual(['validation.passwordTooShort', 'validation.passwordMissingSpecialCharacter']);
+    expect(ruleMessageKeys(['PASSWORD_ON_BREACH_LIST'])).toEqual(['validation.passwordOnBreachList']);
     expect(ruleMessageKeys(['PASSWORD_TOO_LONG'])).toEqual(['validation.passwordTooLong']);
     expect(ruleMessageKeys([])).toEqual([]);
   });

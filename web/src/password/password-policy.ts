@@ -49,9 +49,12 @@ export function brokenPasswordRules(password: string): TranslationKey[] {
   return PASSWORD_RULES.filter(({ test }) => !test(password)).map(({ key }) => key);
 }
 
+/** Rules only the server can check (the list of common and breached passwords), after the ones above. */
+const SERVER_RULES = [{ rule: 'PASSWORD_ON_BREACH_LIST', key: 'validation.passwordOnBreachList' }] as const;
+
 /** Message keys for the rules a server answer names; rules this app does not know are left out. */
 export function ruleMessageKeys(rules: readonly string[]): TranslationKey[] {
-  return PASSWORD_RULES.filter(({ rule }) => rules.includes(rule)).map(({ key }) => key);
+  return [...PASSWORD_RULES, ...SERVER_RULES].filter(({ rule }) => rules.includes(rule)).map(({ key }) => key);
 }
 
 /** Several messages travel through the form as one error string, one message key per line. */

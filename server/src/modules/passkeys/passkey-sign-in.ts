@@ -3,18 +3,19 @@
 // by the attempt, in the transaction that writes the outcome: the session, or the failure's traces (a counter gone
 // backwards marks the passkey suspicious; a wrong second factor counts like a wrong code).
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../errors';
+import { ApiError, tooManyRequests } from '../../errors';
 import { policies } from '../../security/throttle';
 import type { PasskeysDeps } from './passkeys.deps';
 import type { SessionCaller } from '../../shared/caller';
 import {
-  addressAttempt,
   attemptNotChecked,
   countWrongSecondFactor,
   guardSignIn,
   limitAddress,
   holdSession,
   loginAttempt,
+  passkeyAttempt,
+  passkeySourceFamiliar,
   secondFactorSucceeded,
   settleAndIssueTokens,
   startSession,
@@ -111,7 +112,9 @@ async function checkAssertion(
 /**
  * The passkey grant. Counted against the client address before anything is checked (as a coAlert code is: the
  * account is unknown until the signature is), given back on success, which also ends the account's failures and
- * makes the address familiar. Every failure after the challenge answers the same INVALID_CREDENTIALS.
+ * makes the address familiar. Every failure after the challenge answers the same INVALID_CREDENTIALS. While the
+ * address is locked (sessions: passkeyAttempt) only a verified passkey of an account the address is familiar to
+ * signs in; every other attempt there answers 429 until the lock ends.
  */
 async function createSession(
   services: PasskeysDeps,
@@ -119,10 +122,15 @@ async function createSession(
 ): Promise<SessionBody> {
   const { credential } = input;
   const client = limitAddress(services, input.ip);
-  const { reserved } = await guardSignIn(services, { lockoutKeys: [], attempt: addressAttempt(client) });
+  const { reserved, stepUp: locked } = await guardSignIn(services, {
+    lockoutKeys: [],
+    attempt: passkeyAttempt(client),
+  });
+  // At a locked address, whatever does not sign in answers as the lock did before anything was checked.
+  const refused = (error: ApiError) => (locked ? tooManyRequests(locked) : error);
   const data = clientDataOf(credential);
   const parts = data ? challengeParts(data.challenge) : null;
-  if (!data || !parts || credential.id !== credential.rawId) throw invalid();
+  if (!data || !parts || credential.id !== credential.rawId) throw refused(invalid());
   const now = services.now();
   const outcome = await services.db.transaction().execute(async (trx) => {
     const live = await consumeChallenges(trx, { challenges: parts, purpose: 'authentication', now });
@@ -142,6 +150,8 @@ async function createSession(
     const checked = await checkAssertion(services, trx, credential, passkey, (c) => c === data.challenge);
     if (!checked.ok) return { error: 'INVALID_CREDENTIALS' as const };
     const hash = passkey.email_hash;
+    // Verified, but the address is locked and not one this account signs in from: held by the lock.
+    if (locked && !(await passkeySourceFamiliar(services, trx, hash, client))) return { error: 'LOCKED' as const };
     const session = await startSession(
       services,
       userId,
@@ -152,12 +162,12 @@ async function createSession(
     return { session };
   });
   if ('error' in outcome) {
-    if (outcome.error === 'PASSKEY_CHALLENGE_EXPIRED') {
-      // Nothing was checked: the attempt costs nothing.
+    if (outcome.error === 'PASSKEY_CHALLENGE_EXPIRED' || outcome.error === 'LOCKED') {
+      // Nothing was checked, or a verified passkey held by the lock: the attempt costs nothing.
       await attemptNotChecked(services, reserved);
-      throw expired();
+      throw refused(expired());
     }
-    throw invalid();
+    throw refused(invalid());
   }
   return outcome.session;
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import type { Notifier } from '../../notify/notifier';
 import type { Throttle } from '../../security/throttle';
 import type { Logger } from '../../logger';
+import type { OutboundClient } from '../../security/outbound';
 import type { SessionsDeps } from '../sessions';
 
 export interface PasswordsDeps extends SessionsDeps {
@@ -18,4 +19,6 @@ export interface PasswordsDeps extends SessionsDeps {
   logger: Logger;
   /** The clock. */
   now: () => Date;
+  /** Requests to the breach service, when one is configured (security/outbound.ts); without it none is asked. */
+  outbound?: OutboundClient;
 }

@@ -9,6 +9,7 @@ import { hashPassword } from '../../security/passwords';
 import { policies } from '../../security/throttle';
 import type { PasswordsDeps } from './passwords.deps';
 import { clearSignInFailures, revokeSessionsOf } from '../sessions';
+import { isBreachedPassword, isCommonPassword } from './breach-list';
 import {
   findEmailHashOfUser,
   findPasswordToken,
@@ -93,6 +94,7 @@ export async function usePasswordToken(
   input: { userId: number; token: string; password: string; kind: TokenKind; ip: string },
 ): Promise<void> {
   await services.throttle.consume([`password-token:${input.ip}`, policies.passwordTokenPerAddress]);
+  await refuseBreachedPassword(services, input.password, input.kind === 'set' ? '/password' : '/newPassword');
   const passwordHash = await hashPassword(input.password);
   const now = services.now();
   const state = await services.db.transaction().execute(async (trx) => {
@@ -113,6 +115,34 @@ export async function usePasswordToken(
   const user = await findEmailHashOfUser(services.db, input.userId);
   // The rightful user proved the mailbox: the account's failures on record end, from every address.
   if (user) await clearSignInFailures(services, user.email_hash);
+}
+
+/** How long the breach service may take before the new password is taken without its answer. */
+const breachServiceTimeoutMs = 3_000;
+
+/**
+ * 400 BAD_REQUEST with the issue PASSWORD_ON_BREACH_LIST (at `path`) when the new password is on the shipped list of
+ * common passwords, or the configured breach service lists it. A breach service that does not answer in time is
+ * logged and the password taken (the list and the rules still hold): a set or reset never waits on a third party.
+ */
+export async function refuseBreachedPassword(services: PasswordsDeps, password: string, path: string) {
+  let listed = isCommonPassword(password);
+  const url = services.config.passwordBreachRangeUrl;
+  if (!listed && url && services.outbound) {
+    const breached = await isBreachedPassword(password, {
+      url,
+      outbound: services.outbound,
+      timeoutMs: breachServiceTimeoutMs,
+    });
+    if (breached === undefined) services.logger.warn('the breach service did not answer; the password was taken');
+    listed = breached === true;
+  }
+  if (!listed) return;
+  const message = 'Password is too common or known from a data breach';
+  throw new ApiError('BAD_REQUEST', {
+    message: 'The password is too common or known from a data breach',
+    issues: [{ where: 'body', path, message, rule: 'PASSWORD_ON_BREACH_LIST' }],
+  });
 }
 
 /**

@@ -9,6 +9,8 @@ export {
   lockoutIdentityOf,
   limitAddress,
   loginAttempt,
+  passkeyAttempt,
+  passkeySourceFamiliar,
   succeeded,
 } from './lockouts';
 export {

@@ -10,6 +10,11 @@ export interface LockoutPolicy {
   windowSeconds: number;
   baseSeconds: number;
   maxSeconds: number;
+  /**
+   * At most this many failures are checked (the secret compared) within a window: past it the key refuses every
+   * attempt, right or wrong, until its window ends (0: no cap).
+   */
+  checkedCap?: number;
 }
 
 /** The numbers, in one place (documented in docs/decisions/). */
@@ -23,9 +28,11 @@ export const signInPolicies = {
    * The account-wide ceiling: failures per identity hash from sources not familiar to it (a familiar source is
    * one the account completed a sign-in from within 90 days; the right password from there is never refused
    * because of failures from elsewhere). While it is locked, the right password from an unfamiliar source is a
-   * step-up (a session waiting for an email code), never a 429.
+   * step-up (a session waiting for an email code), never a 429. The ceiling keeps counting while it is locked, and
+   * at most `checkedCap` failures a window are checked (NIST SP 800-63B §5.2.2: 100 at most; docs/decisions/):
+   * past them every password from an unfamiliar source answers the same 429 until the window ends.
    */
-  loginPerAccount: { freeFailures: 20, windowSeconds: 86_400, baseSeconds: 60, maxSeconds: 3600 },
+  loginPerAccount: { freeFailures: 20, windowSeconds: 86_400, baseSeconds: 60, maxSeconds: 3600, checkedCap: 100 },
   /**
    * Failed logins, probes and coAlert codes per client address (an IPv4 address, an IPv6 network prefix: see
    * shared/client-address.ts) (familiar sources are not held back by it).

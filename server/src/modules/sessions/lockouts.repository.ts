@@ -34,6 +34,8 @@ export interface LockoutValues extends RateLimitValues {
   attemptWindowSecs: number[];
   attemptBaseSecs: number[];
   attemptMaxSecs: number[];
+  /** Each attempt key's cap on checked failures within its window (0: none). */
+  attemptCap: number[];
 }
 
 type P = Placeholders<LockoutValues>;
@@ -43,7 +45,8 @@ type P = Placeholders<LockoutValues>;
  * - `familiar` (column `yes`): the source completed a sign-in as this identity within familiarDays;
  * - `attempt_policy`: the attempt's keys with their policies, less those a familiar source skips;
  * - `stepped_up`: the attempt's step-up keys locked now (they ask for more proof instead of refusing);
- * - `held`: the lockout and attempt keys locked now, step-up keys aside;
+ * - `held`: the lockout and attempt keys locked now, step-up keys aside, and the attempt keys at their cap of checked
+ *   failures (until their window ends), step-up keys included;
  * - `limited`, `consumed`: the rate limits (security/throttle.ts), counted only when nothing above refuses;
  * - `guard_refused` (column `refused`): a rate limit is exceeded, or a lockout or attempt key is locked now.
  * A statement's own writes that must not happen when the request is refused check `guard_refused`.
@@ -52,8 +55,8 @@ export const lockoutCheck = (p: P) => sql`familiar as (
       select exists (select 1 from sign_in_sources f where f.email_hash = ${p.familiarHash}::text and f.source_hash = ${p.sourceHash}::text
         and f.last_seen_at > ${p.now}::timestamptz - make_interval(days => ${sql.lit(familiarDays)})) as yes),
     attempt_policy as (
-      select * from unnest(${p.attemptKeys}::text[], ${p.attemptUnlessFamiliar}::bool[], ${p.attemptStepUp}::bool[], ${p.attemptFree}::int[], ${p.attemptWindowSecs}::float8[], ${p.attemptBaseSecs}::float8[], ${p.attemptMaxSecs}::float8[])
-        as a (key, unless_familiar, step_up, free, window_secs, base_secs, max_secs)
+      select * from unnest(${p.attemptKeys}::text[], ${p.attemptUnlessFamiliar}::bool[], ${p.attemptStepUp}::bool[], ${p.attemptFree}::int[], ${p.attemptWindowSecs}::float8[], ${p.attemptBaseSecs}::float8[], ${p.attemptMaxSecs}::float8[], ${p.attemptCap}::int[])
+        as a (key, unless_familiar, step_up, free, window_secs, base_secs, max_secs, cap)
       where not (a.unless_familiar and (select yes from familiar))),
     stepped_up as (
       select t.key, t.blocked_until from throttles t join attempt_policy a on a.key = t.key
@@ -61,7 +64,10 @@ export const lockoutCheck = (p: P) => sql`familiar as (
     held as (
       select t.key, t.blocked_until from throttles t
       where (t.key = any(${p.lockoutKeys}::text[]) or t.key in (select key from attempt_policy))
-        and t.blocked_until > ${p.now}::timestamptz and t.key not in (select key from stepped_up)),
+        and t.blocked_until > ${p.now}::timestamptz and t.key not in (select key from stepped_up)
+      union all
+      select t.key, t.window_ends_at from throttles t join attempt_policy a on a.key = t.key
+      where a.cap > 0 and t.count >= a.cap and t.window_ends_at > ${p.now}::timestamptz),
     ${rateLimitCheck(p, sql`exists (select 1 from held)`)},
     guard_refused as (
       select exists (select 1 from held) or ${rateLimitExceeded(p)} as refused)`;
@@ -76,9 +82,10 @@ const reservationDue = (unless?: RawBuilder<unknown>) =>
  * The attempt's reservation, as the common table expression `reserved`: each key counted as a failure (a new
  * window when the last one ended), locked for base × 2^(failures over the free ones) once past them, at most the
  * policy's longest lock. Skipped when the request is refused, and when `unless` (an SQL condition: a session
- * started on a probe's proof needs no second check); a stepped-up key is not counted. A key locked meanwhile by
- * a concurrent attempt is not counted again: lockoutVerdict refuses the request like a lock, and verdict
- * (lockouts.ts) gives back the keys this attempt did count.
+ * started on a probe's proof needs no second check). A stepped-up key is counted while it is locked (the ceiling
+ * keeps counting, up to its cap). A key locked meanwhile by a concurrent attempt, or brought to its cap by one, is
+ * not counted again: lockoutVerdict refuses the request like a lock, and verdict (lockouts.ts) gives back the keys
+ * this attempt did count.
  */
 export function lockoutReservation(p: P, unless?: RawBuilder<unknown>) {
   const next = sql`(case when throttles.window_ends_at <= ${p.now}::timestamptz then 1 else throttles.count + 1 end)`;
@@ -89,14 +96,15 @@ export function lockoutReservation(p: P, unless?: RawBuilder<unknown>) {
       select a.key, 1, ${p.now}::timestamptz + make_interval(secs => a.window_secs),
         case when a.free < 1 then ${p.now}::timestamptz + make_interval(secs => a.base_secs) end
       from attempt_policy a
-      where ${reservationDue(unless)} and a.key not in (select key from stepped_up)
+      where ${reservationDue(unless)}
       on conflict (key) do update set
         count = ${next},
         window_ends_at = excluded.window_ends_at,
         blocked_until = case when ${next} > ${policy('free')}
           then ${p.now}::timestamptz + make_interval(secs => least(${policy('base_secs')} * power(2, ${next} - ${policy('free')} - 1), ${policy('max_secs')}))
           else throttles.blocked_until end
-      where throttles.blocked_until is null or throttles.blocked_until <= ${p.now}::timestamptz
+      where (throttles.blocked_until is null or throttles.blocked_until <= ${p.now}::timestamptz or ${policy('step_up')})
+        and (${policy('cap')} = 0 or throttles.count < ${policy('cap')} or throttles.window_ends_at <= ${p.now}::timestamptz)
       returning key)`;
 }
 
@@ -105,7 +113,7 @@ export const lockoutAnswer = (p: P, unless?: RawBuilder<unknown>) => sql`${rateL
       (select json_agg(h) from held h) as held,
       (select json_agg(s) from stepped_up s) as stepped_up,
       (select json_agg(r) from reserved r) as reserved,
-      (select count(*) from attempt_policy where key not in (select key from stepped_up)) as attempt_keys,
+      (select count(*) from attempt_policy) as attempt_keys,
       ${reservationDue(unless)} as reservation_due`;
 
 export interface LockoutAnswer extends RateLimitAnswer {
@@ -173,4 +181,14 @@ export async function clearIdentityFailures(db: Db, emailHash: string): Promise<
     .deleteFrom('throttles')
     .where((eb) => eb.or([eb('key', 'in', exact), eb('key', 'like', pattern)]))
     .execute();
+}
+
+/** True when the source completed a sign-in as this identity within familiarDays (as the lockout check reads it). */
+export async function isFamiliarSource(db: Executor, values: { now: string; emailHash: string; sourceHash: string }) {
+  const { rows } = await sql<{ yes: boolean }>`select exists (select 1 from sign_in_sources f
+    where f.email_hash = ${values.emailHash} and f.source_hash = ${values.sourceHash}
+      and f.last_seen_at > ${values.now}::timestamptz - make_interval(days => ${sql.lit(familiarDays)})) as yes`.execute(
+    db,
+  );
+  return rows[0]?.yes === true;
 }

@@ -12,6 +12,7 @@ import {
   clearIdentityFailures,
   giveBackAttempt,
   guardStatement,
+  isFamiliarSource,
   type GiveBackValues,
   type LockoutAnswer,
   type LockoutValues,
@@ -28,8 +29,10 @@ export interface GuardOptions {
  * A sign-in attempt's lockout keys, reserved (counted as a failure) in the guard's statement before the secret is
  * checked, so concurrent attempts never get more checks than the policy allows one after another. A key
  * `unlessFamiliar` is neither checked nor counted when the source is familiar to the identity (a completed
- * sign-in from it before). A key `stepUp` does not refuse the attempt while it is locked: the attempt goes on
- * without counting it, and the verdict says `stepUp` (the caller asks for more proof instead of answering 429).
+ * sign-in from it before). A key `stepUp` does not refuse the attempt while it is locked: the attempt goes on,
+ * still counted, and the verdict says `stepUp` (the caller asks for more proof instead of answering 429). A key
+ * whose policy has a `checkedCap` refuses every attempt once that many failures are on record in its window (right
+ * or wrong password alike: nothing is checked), a step-up key too.
  */
 export interface Attempt {
   keys: { key: string; policy: LockoutPolicy; unlessFamiliar?: boolean; stepUp?: boolean }[];
@@ -51,6 +54,7 @@ export function lockoutValues(now: Date, options: GuardOptions): LockoutValues {
     attemptWindowSecs: attempt.map((a) => a.policy.windowSeconds),
     attemptBaseSecs: attempt.map((a) => a.policy.baseSeconds),
     attemptMaxSecs: attempt.map((a) => a.policy.maxSeconds),
+    attemptCap: attempt.map((a) => a.policy.checkedCap ?? 0),
   };
 }
 
@@ -135,7 +139,9 @@ export const sourceHash = (services: Pick<SessionsDeps, 'secretKey'>, ip: string
  * The lockouts of a password check (sign-in, probe) or a one-time code, reserved before the check, for `ip` as
  * limitAddress gives it: per identity hash and address, always; per identity hash and per address, unless the
  * address is familiar to the identity. The per-identity ceiling is a step-up: while it is locked the attempt goes
- * on, uncounted, and a right password asks for an email code instead of a 429. A one-time code also counts
+ * on, counted, and a right password asks for an email code instead of a 429, until the ceiling's cap of checked
+ * failures (signInPolicies.loginPerAccount.checkedCap): past it every password from an unfamiliar address answers
+ * the same 429 until the window ends (a familiar address, a passkey or the emailed reset still let the user in). A one-time code also counts
  * towards the identity's second-factor ceiling (`code`), unless the address is familiar. Keyed by the identity
  * hash, so an unknown account moves exactly the same counters as a known one.
  */
@@ -165,6 +171,25 @@ export function loginAttempt(
 export const addressAttempt = (ip: string): Attempt => ({
   keys: [{ key: lockoutKey.address(ip), policy: signInPolicies.loginPerAddress }],
 });
+
+/**
+ * The lockouts of a passkey sign-in, for `ip` as limitAddress gives it: the per-address key, as a step-up. A locked
+ * address does not refuse the attempt up front: the assertion is checked (a signature, no secret to guess), and only
+ * a verified one from a source familiar to its account goes through (passkeySourceFamiliar); everything else there
+ * answers 429 until the lock ends. So bad assertions from anyone behind an address lock out no one who signs in
+ * from it.
+ */
+export const passkeyAttempt = (ip: string): Attempt => ({
+  keys: [{ key: lockoutKey.address(ip), policy: signInPolicies.loginPerAddress, stepUp: true }],
+});
+
+/** True when `ip` (as limitAddress gives it) is a familiar source of the identity `hash`. */
+export const passkeySourceFamiliar = (
+  services: Pick<SessionsDeps, 'secretKey' | 'now'>,
+  db: Executor,
+  hash: string,
+  ip: string,
+) => isFamiliarSource(db, { now: services.now().toISOString(), emailHash: hash, sourceHash: sourceHash(services, ip) });
 
 /** What a successful attempt gives back: keys to clear, keys to refund one attempt, a source made familiar. */
 export interface GiveBack {

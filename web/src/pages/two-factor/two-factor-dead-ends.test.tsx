@@ -150,6 +150,46 @@ describe('/login/2fa when the sign-in can no longer finish', () => {
   });
 });
 
+describe('/login/2fa when the second factor is locked', () => {
+  test('after 30 wrong codes the lock lasts until a password reset: says so and links to it, with no year-long wait', async () => {
+    jest.useFakeTimers({ now: new Date('2030-01-01T10:00:00.000Z') });
+    givenPendingSession();
+    givenCodeAsked(40);
+    fakeApi(
+      api(
+        () => codeSent('a***@demo.test', 30),
+        () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2031-01-01T10:00:00.000Z' }),
+      ),
+    );
+    const { user } = renderApp('/login/2fa', { fakeTimers: true });
+    await user.type(await screen.findByLabelText('Verification code'), '111111');
+    expect(
+      await screen.findByText(
+        'Too many wrong codes: codes can no longer finish a sign-in to this account. Reset your password to unlock it.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Reset your password' }).getAttribute('href')).toBe('/forgot-password');
+    expect(countdown() ?? '').not.toMatch(/\d/);
+    expect(unavailable('Verify')).toBe(true);
+  });
+
+  test('a short wait after a wrong code is still a countdown, without the reset', async () => {
+    jest.useFakeTimers({ now: new Date('2030-01-01T10:00:00.000Z') });
+    givenPendingSession();
+    givenCodeAsked(40);
+    fakeApi(
+      api(
+        () => codeSent('a***@demo.test', 30),
+        () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:02:00.000Z' }),
+      ),
+    );
+    const { user } = renderApp('/login/2fa', { fakeTimers: true });
+    await user.type(await screen.findByLabelText('Verification code'), '111111');
+    await waitFor(() => expect(countdown()).toBe('Another try in 2 min'));
+    expect(screen.queryByRole('link', { name: 'Reset your password' })).toBeNull();
+  });
+});
+
 describe('/login/2fa, entering the code', () => {
   test('on arrival, the code field has the focus', async () => {
     givenPendingSession();

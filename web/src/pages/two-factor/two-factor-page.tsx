@@ -1,7 +1,7 @@
 import { useFormik } from 'formik';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { asFailure } from '../../api/api-failure';
 import { clientFor } from '../../api/client';
 import { verifyOtp } from '../../api/otp-challenge';
@@ -17,7 +17,12 @@ import { Countdown, useCountdown } from '../../components/countdown';
 import { MessageText } from '../../components/message-text';
 import { TextInput } from '../../components/text-input';
 import { config } from '../../config/config';
-import { type Message, hasSessionEnded, twoFactorFailureMessage } from '../../i18n/failure-messages';
+import {
+  type Message,
+  hasSessionEnded,
+  secondFactorLocked,
+  twoFactorFailureMessage,
+} from '../../i18n/failure-messages';
 import { useMessage } from '../../i18n/use-message';
 import { isSmsUnverified } from '../../login/factors';
 import { CODE_LENGTH, codeFromText } from '../../login/one-time-code';
@@ -64,6 +69,8 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   const challenge = useOtpChallenge(pending);
   const [verifyProblem, setVerifyProblem] = useState<Message | null>(null);
   const [verifyBlockedUntil, setVerifyBlockedUntil] = useState<number | null>(null);
+  // Locked until a password reset (30 wrong codes): the way on is the reset, not a wait.
+  const [locked, setLocked] = useState(false);
   const [expiredCode, setExpiredCode] = useState<number | null>(null);
   const [verifyEnded, setVerifyEnded] = useState(false);
   const [leaving, setLeaving] = useState(false);
@@ -105,8 +112,10 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
           if (hasSessionEnded(failure)) return setVerifyEnded(true);
           if (failure.code === 'MFA_TOKEN_EXPIRED') return setExpiredCode(codeKey);
           if (failure.code === 'INVALID_CREDENTIALS' && challenge.countWrongTry() >= MAX_WRONG_TRIES) return;
-          if (failure.code === 'TOO_MANY_REQUESTS')
+          if (failure.code === 'TOO_MANY_REQUESTS') {
             setVerifyBlockedUntil(toClientTime(failure.unavailableUntil, failure.clockOffsetMs));
+            setLocked(secondFactorLocked(failure));
+          }
           setVerifyProblem(twoFactorFailureMessage(failure));
         }
       },
@@ -206,7 +215,12 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
             >
               {t('twoFactor.verify')}
             </Button>
-            <Countdown seconds={Math.max(resendLeft, verifyWait)} />
+            <Countdown seconds={locked ? resendLeft : Math.max(resendLeft, verifyWait)} />
+            {locked && (
+              <Link className="text-link" to="/forgot-password">
+                {t('twoFactor.resetPassword')}
+              </Link>
+            )}
             {passkey.available && (
               <Button
                 id="passkey-second-factor"
