@@ -178,8 +178,10 @@ export interface paths {
          *     factor, whose user has a passkey in this region), answers WebAuthn request options: a fresh challenge of 32
          *     random bytes bound to the session (single use, valid 5 minutes; asking again replaces it),
          *     `userVerification: required` and `allowCredentials` listing the user's passkeys. A session without it, or a user
-         *     with no passkey left, answers `400 PASSKEY_NOT_REGISTERED`. Limited like codes: 10 an hour per user, shared with
-         *     the codes sent (`429`). Answer it with `PATCH /sessions/{id}`.
+         *     with no passkey left, answers `400 PASSKEY_NOT_REGISTERED`. It sends nothing, so it does not count against the
+         *     codes' 10 an hour: passkey challenges have their own bound of 60 an hour per user (`429`), and a wrong answer
+         *     counts like a wrong code. Answer it with `PATCH /sessions/{id}`. No code is sent unless asked for: a client may
+         *     offer the passkey first and ask for `otpEmail` only when the user wants a code.
          */
         post: operations["createSessionChallenge"];
         delete?: never;

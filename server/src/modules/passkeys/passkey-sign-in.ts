@@ -176,7 +176,8 @@ async function createChallenge(services: PasskeysDeps, auth: SessionCaller, sess
   const userId = ownSessionForPasskey(auth, sessionId);
   const passkeys = await credentialsOfUser(services.db, userId, { usableOnly: true });
   if (passkeys.length === 0) throw noPasskey();
-  await services.throttle.consume([`otp:send:${userId}`, policies.otpSendPerUser]);
+  // Its own budget: a challenge costs no message, so it must not use up the codes' (security/throttle.ts).
+  await services.throttle.consume([`passkey:challenge:${userId}`, policies.passkeyChallengePerUser]);
   const challenge = newChallenge();
   const now = services.now();
   await services.db.transaction().execute(async (trx) => {
