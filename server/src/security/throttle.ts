@@ -78,6 +78,8 @@ export const policies = {
   passkeyOptionsPerAddress: { limit: 60, windowSeconds: 60 },
   /** Passkey registration options per user. */
   passkeyRegistrationPerUser: { limit: 30, windowSeconds: 3600 },
+  /** `POST /passkeys/removal` per client address: each names a token of 256 bits, so this only bounds the work. */
+  passkeyRemovalPerAddress: { limit: 30, windowSeconds: 600 },
   passwordResetPerHash: { limit: 3, windowSeconds: 3600 },
   passwordResetPerAddress: { limit: 20, windowSeconds: 3600 },
   passwordTokenPerAddress: { limit: 30, windowSeconds: 600 },

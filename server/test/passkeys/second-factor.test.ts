@@ -159,7 +159,7 @@ describe('the passkey challenge does not spend the one-time-code budget', () => 
     const codeBudget = await ctx.services.db
       .selectFrom('throttles')
       .select('count')
-      .where('key', '=', `otp:send:${user.id}`)
+      .where('key', '=', `otp:send:${user.userId}`)
       .executeTakeFirst();
     expect(codeBudget).toBeUndefined();
     // The code is still there when she asks for it.
