@@ -178,10 +178,47 @@ export interface paths {
          *     factor, whose user has a passkey in this region), answers WebAuthn request options: a fresh challenge of 32
          *     random bytes bound to the session (single use, valid 5 minutes; asking again replaces it),
          *     `userVerification: required` and `allowCredentials` listing the user's passkeys. A session without it, or a user
-         *     with no passkey left, answers `400 PASSKEY_NOT_REGISTERED`. Limited like codes: 10 an hour per user, shared with
-         *     the codes sent (`429`). Answer it with `PATCH /sessions/{id}`.
+         *     with no passkey left, answers `400 PASSKEY_NOT_REGISTERED`. It sends nothing, so it does not count against the
+         *     codes' 10 an hour: passkey challenges have their own bound of 60 an hour per user (`429`), and a wrong answer
+         *     counts like a wrong code. Answer it with `PATCH /sessions/{id}`. No code is sent unless asked for: a client may
+         *     offer the passkey first and ask for `otpEmail` only when the user wants a code.
          */
         post: operations["createSessionChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}/reauthentication": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-authenticate the session
+         * @description Proves the account's credentials again on the caller's own session (`id` is the session of the access token),
+         *     for changing a factor: adding, renaming or deleting a passkey (and any later change of a factor) needs a proof
+         *     within the last 5 minutes, else `401 REAUTHENTICATION_REQUIRED`. A sign-in is such a proof (its password,
+         *     passkey, code or single sign-on), so the sign-in app's offer to add a passkey right after a sign-in needs none;
+         *     a refresh is not.
+         *
+         *     `password`: checked as a password sign-in is, in the same line and with the same lockouts (a wrong one counts as
+         *     a failed sign-in of the account from this address; while locked, `429`). `passkey`: the assertion of one of the
+         *     session user's own passkeys for a challenge of `POST /passkeys/authentication-options` (single use). Either way
+         *     a failure answers `401 INVALID_CREDENTIALS`. The session keeps its tokens.
+         */
+        post: operations["reauthenticateSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -216,7 +253,11 @@ export interface paths {
          *     `400 PASSKEY_REGISTRATION_FAILED`. The same sessions as for the options may add one (else `403 FORBIDDEN`);
          *     an account has at most 10 passkeys (`409 LIMIT_REACHED`).
          *
-         *     The user is emailed, in their language, that a passkey was added; the addition is written to the audit log.
+         *     As for the options, the session must have proven the account's credentials within the last 5 minutes, else
+         *     `401 REAUTHENTICATION_REQUIRED`.
+         *
+         *     The user is emailed, in their language, that a passkey was added, with a link that removes it (single use,
+         *     valid 7 days: `POST /passkeys/removal`); the addition is written to the audit log.
          */
         post: operations["createPasskey"];
         delete?: never;
@@ -248,7 +289,9 @@ export interface paths {
          *     Only a session that signed in with the account's own credentials may add a passkey: a password (with its
          *     second factor when the account has one) or a passkey. Sessions of single sign-on or of a coAlert code answer
          *     `403 FORBIDDEN`. Asking for options while the account already has 10 passkeys answers `409 LIMIT_REACHED`.
-         *     Limited to 30 an hour per user (`429 TOO_MANY_REQUESTS`).
+         *     Limited to 30 an hour per user (`429 TOO_MANY_REQUESTS`). The session must have proven the account's
+         *     credentials within the last 5 minutes (a sign-in or `POST /sessions/{id}/reauthentication`; a refresh is no
+         *     proof), else `401 REAUTHENTICATION_REQUIRED`.
          */
         post: operations["createPasskeyRegistrationOptions"];
         delete?: never;
@@ -293,6 +336,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/passkeys/removal": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a passkey by the link of its notice
+         * @description Removes the passkey whose addition the user was told of by email: the notice carries a link to the sign-in app
+         *     with a `token` (256 random bits; the region keeps only a keyed hash of it), and the app sends it here. No
+         *     session is needed: the link is the proof that the mailbox's owner asks. The token removes exactly that passkey,
+         *     once: the passkey goes with its token, so a second use (or a token that was never sent, or one older than
+         *     7 days) answers `404 NOT_FOUND`. The user is emailed that the passkey was removed; the removal is written to the
+         *     audit log. The token travels in the body of a POST, never in a URL the API answers or logs, and no cookie is
+         *     involved, so a forged cross-site request can do nothing its author could not do with the token itself.
+         *
+         *     Limited to 30 in 10 minutes per client address (`429 TOO_MANY_REQUESTS`).
+         */
+        post: operations["removePasskeyByLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/passkeys/{passkeyId}": {
         parameters: {
             query?: never;
@@ -314,7 +388,8 @@ export interface paths {
          * @description Deletes one of the signed-in user's passkeys: it signs in no more, here or as a second factor (the browser or
          *     phone may still offer it until the user removes it there). Sessions it started stay signed in. A passkey that is
          *     not the caller's answers `404 NOT_FOUND`. The user is emailed, in their language, that a passkey was removed;
-         *     the deletion is written to the audit log.
+         *     the deletion is written to the audit log. As for a rename, the session must have proven the account's
+         *     credentials within the last 5 minutes, else `401 REAUTHENTICATION_REQUIRED`.
          */
         delete: operations["deletePasskey"];
         options?: never;
@@ -322,7 +397,8 @@ export interface paths {
         /**
          * Rename a passkey
          * @description Renames one of the signed-in user's passkeys. A passkey that is not the caller's (another user's, deleted, or
-         *     none) answers `404 NOT_FOUND`.
+         *     none) answers `404 NOT_FOUND`. The session must have proven the account's credentials within the last 5 minutes
+         *     (a sign-in or `POST /sessions/{id}/reauthentication`), else `401 REAUTHENTICATION_REQUIRED`.
          */
         patch: operations["updatePasskey"];
         trace?: never;
@@ -1747,7 +1823,7 @@ export interface components {
          * @description Machine-readable error code. The HTTP status of each code is listed in the API description.
          * @enum {string}
          */
-        ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_NOT_REGISTERED";
+        ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_NOT_REGISTERED" | "REAUTHENTICATION_REQUIRED";
         /**
          * @description One reason a request was rejected. A body that must take one of several shapes (`oneOf`) answers the issues of
          *     the shape it chose; a body that chose none answers one issue at the body's pointer naming the properties that
@@ -1982,6 +2058,25 @@ export interface components {
         /** @description The result of a challenge. */
         ChallengeResult: components["schemas"]["OtpChallengeResult"] | components["schemas"]["AuthorizationUrlResult"] | components["schemas"]["PasskeyRequestOptions"];
         /**
+         * @description The account's own credential, proven again on the current session: its password, or the assertion of one of its
+         *     passkeys for a challenge of `POST /passkeys/authentication-options`.
+         */
+        ReauthenticationRequest: {
+            password: string;
+        } | {
+            passkey: components["schemas"]["PasskeyAuthenticationResponse"];
+        };
+        /** @description When the session proved the account's credentials, and until when it may change a factor. */
+        Reauthentication: {
+            /** Format: date-time */
+            provenAt: string;
+            /**
+             * Format: date-time
+             * @description The end of the window (5 minutes) in which the session may add, rename or delete a passkey.
+             */
+            validUntil: string;
+        };
+        /**
          * @description One of the signed-in user's passkeys (a WebAuthn discoverable credential of this region). Its public key and
          *     credential id are never shown.
          * @example {
@@ -2168,6 +2263,10 @@ export interface components {
                 [key: string]: unknown;
             };
             hints?: ("security-key" | "client-device" | "hybrid")[];
+        };
+        /** @description The token of a passkey's removal link (from the notice of its addition). */
+        PasskeyRemovalRequest: {
+            token: string;
         };
         /** @description A new name for the passkey. */
         UpdatePasskeyRequest: {
@@ -3729,6 +3828,20 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /**
+         * @description The access token is missing, malformed, expired or its session is revoked (UNAUTHORIZED,
+         *     INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION), or the session has not proven the account's
+         *     credentials within the last 5 minutes (REAUTHENTICATION_REQUIRED: prove them again with
+         *     `POST /sessions/{id}/reauthentication`, then repeat the request).
+         */
+        ReauthenticationRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Nothing with that id is visible to the caller (NOT_FOUND). */
         NotFound: {
             headers: {
@@ -4199,6 +4312,52 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    reauthenticateSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReauthenticationRequest"];
+            };
+        };
+        responses: {
+            /** @description The session proved its credentials now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reauthentication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description The access token or its session is not valid (UNAUTHORIZED, INVALID_AUTHORIZATION_HEADER,
+             *     EXPIRED_ACCESS_TOKEN, INVALID_SESSION), the session is not the caller's (INVALID_SESSION_ID), or the password
+             *     or passkey is not the account's (INVALID_CREDENTIALS).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listPasskeys: {
         parameters: {
             query?: {
@@ -4267,7 +4426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["ReauthenticationRequired"];
             /** @description The session did not sign in with the account's own credentials (FORBIDDEN). */
             403: {
                 headers: {
@@ -4311,7 +4470,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["ReauthenticationRequired"];
             /** @description The session did not sign in with the account's own credentials (FORBIDDEN). */
             403: {
                 headers: {
@@ -4360,6 +4519,43 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    removePasskeyByLink: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /**
+                 * @description The language the sign-in app is showing (a standard Accept-Language value, such as `sv-SE,sv;q=0.9,en;q=0.8`).
+                 *     The message this request sends is written in the user's `preferredLanguage`; for a user who has chosen none, in
+                 *     the best of the supported languages (sv, en, nl, fi, es, pt) this header names, else in English. A value that
+                 *     names none of them, or cannot be read, means English; it never makes the request fail.
+                 * @example sv-SE,sv;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRemovalRequest"];
+            };
+        };
+        responses: {
+            /** @description The passkey is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     deletePasskey: {
         parameters: {
             query?: never;
@@ -4383,7 +4579,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["ReauthenticationRequired"];
             404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
@@ -4417,7 +4613,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["ReauthenticationRequired"];
             404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };

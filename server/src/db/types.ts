@@ -296,6 +296,8 @@ export interface Passkeys {
   last_used_at: Timestamp | null;
   name: string;
   public_key: Buffer;
+  removal_expires_at: Timestamp | null;
+  removal_token_hash: string | null;
   suspicious_at: Timestamp | null;
   transports: Generated<string[]>;
   user_id: number;
@@ -410,6 +412,7 @@ export interface Sessions {
   last_refreshed_at: Timestamp;
   previous_refresh_token_hash: string | null;
   previous_superseded_at: Timestamp | null;
+  proven_at: Timestamp | null;
   refresh_token_hash: string | null;
   revoked_at: Timestamp | null;
   revoked_reason: string | null;

@@ -4,8 +4,8 @@
 // from its method, path and headers alone, before its body is read:
 //   (a) signed-in users (a bearer token: GETs, refresh, logout, alarms, messages); health checks and /metrics
 //       pass without a slot, so a busy instance stays in its balancer;
-//   (b) argon2-bound work (password sign-in, probes, password reset and set; a sign-in whose cosafe-grant-type
-//       header names a grant without a password is (c)): admitted while the hashing pool and
+//   (b) argon2-bound work (password sign-in and re-authentication, probes, password reset and set; a sign-in
+//       whose cosafe-grant-type header names a grant without a password is (c)): admitted while the hashing pool and
 //       its bounded line have room (security/passwords.ts), refused at once otherwise — a wave of sign-ins fills
 //       its own line, never (a)'s slots;
 //   (c) everything else, which may take only part of the slots, so (a) always finds one.
@@ -62,7 +62,8 @@ export interface AdmissionOptions {
 }
 
 const exempt = new Set(['/healthz', '/readyz', '/metrics']);
-const argon2Bound = /^\/core\/v1\/(?:sessions|probes\/hash\/[^/]+|users\/[^/]+\/password-(?:reset|set))$/;
+const argon2Bound =
+  /^\/core\/v1\/(?:sessions|sessions\/[^/]+\/reauthentication|probes\/hash\/[^/]+|users\/[^/]+\/password-(?:reset|set))$/;
 
 /**
  * A sign-in whose `cosafe-grant-type` names a grant that hashes no password (a passkey's signature, a coAlert code's

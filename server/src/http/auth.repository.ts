@@ -11,6 +11,8 @@ interface SessionRow {
   factors: Factors;
   expires_at: Date;
   revoked_at: Date | null;
+  /** When the session last proved the account's credentials (never a refresh); null if it never did. */
+  proven_at: Date | null;
   /** Tenant-scoped operations only: the caller's active membership in the request's tenant. */
   is_member?: boolean;
   permissions?: Permissions | null;
@@ -34,7 +36,7 @@ export const selectCallerSession = prepared<
           .on('m.active', '=', sql.lit(true)),
       ),
     )
-    .select(['s.id', 's.user_id', 's.sso_tenant_id', 's.factors', 's.expires_at', 's.revoked_at'])
+    .select(['s.id', 's.user_id', 's.sso_tenant_id', 's.factors', 's.expires_at', 's.revoked_at', 's.proven_at'])
     .$if(tenantScoped, (q) =>
       q.select([
         sql<boolean>`m.user_id is not null`.as('is_member'),

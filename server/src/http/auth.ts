@@ -62,6 +62,7 @@ export async function authenticate(
     ssoTenantId: session.sso_tenant_id,
     sessionId: session.id,
     factors: session.factors,
+    provenAt: session.proven_at,
     permissions: null,
     tenantId: null,
   };

@@ -37,6 +37,7 @@ export const passwordResetEmail = (
   composeEmail(language, t(language, 'passwordReset.subject'), [
     { text: t(language, 'passwordReset.intro', input) },
     { link: input.link, label: t(language, 'passwordReset.action') },
+    { text: t(language, 'passwordReset.passkeys') },
     { text: t(language, 'passwordReset.ignore') },
   ]);
 
@@ -51,10 +52,14 @@ export const invitationEmail = (
   ]);
 
 /** The notice that a passkey was added to the account (a new way in, so the owner hears of it). */
-export const passkeyAddedEmail = (language: Language, input: { name: string; email: string }): RenderedEmail =>
+export const passkeyAddedEmail = (
+  language: Language,
+  input: { name: string; email: string; removalLink: string; days: number },
+): RenderedEmail =>
   composeEmail(language, t(language, 'passkey.addedSubject'), [
     { text: t(language, 'passkey.added', input) },
-    { text: t(language, 'passkey.notYou') },
+    { text: t(language, 'passkey.notYouAdded', input) },
+    { link: input.removalLink, label: t(language, 'passkey.removeAction') },
   ]);
 
 /** The notice that a passkey was removed from the account. */

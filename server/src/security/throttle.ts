@@ -64,8 +64,13 @@ export const policies = {
    * does), so it moves no lockout; this bounds the pending sessions one address can open.
    */
   ssoGrantPerAddress: { limit: 60, windowSeconds: 60 },
-  /** One-time codes sent, and passkey second-factor challenges asked for, per user. */
+  /** One-time codes sent per user (each one a message). */
   otpSendPerUser: { limit: 10, windowSeconds: 3600 },
+  /**
+   * Passkey second-factor challenges asked for, per user: they send nothing and each replaces the session's open
+   * one, so this only bounds the rows written; the answers are held to a wrong code's limits.
+   */
+  passkeyChallengePerUser: { limit: 60, windowSeconds: 3600 },
   /**
    * `POST /passkeys/authentication-options` per client address: it names nobody and checks nothing, so this only
    * bounds the challenges one address can leave behind (they expire in 5 minutes).
@@ -73,6 +78,8 @@ export const policies = {
   passkeyOptionsPerAddress: { limit: 60, windowSeconds: 60 },
   /** Passkey registration options per user. */
   passkeyRegistrationPerUser: { limit: 30, windowSeconds: 3600 },
+  /** `POST /passkeys/removal` per client address: each names a token of 256 bits, so this only bounds the work. */
+  passkeyRemovalPerAddress: { limit: 30, windowSeconds: 600 },
   passwordResetPerHash: { limit: 3, windowSeconds: 3600 },
   passwordResetPerAddress: { limit: 20, windowSeconds: 3600 },
   passwordTokenPerAddress: { limit: 30, windowSeconds: 600 },

@@ -10,6 +10,11 @@ export interface AuthContext {
   userId: number;
   sessionId: string;
   factors: Factors;
+  /**
+   * When the session last proved the account's credentials (a sign-in's factor or a re-authentication; a refresh
+   * is none), read with the session on every request; null when it never did. Changing a factor asks for a recent one.
+   */
+  provenAt?: Date | null;
   /** Permission flags in the request's tenant (loaded once per request for tenant-scoped operations). */
   permissions: Permissions | null;
   /** Whether the caller administers the request's tenant (tenant-scoped operations only). */

@@ -21,6 +21,8 @@ const throttled = [
   'sendCecMessage', // external messages per tenant
   'createPasskeyAuthenticationOptions', // per address
   'createPasskeyRegistrationOptions', // per user
+  'reauthenticateSession', // the sign-in lockouts, as a password sign-in
+  'removePasskeyByLink', // per address
 ].sort();
 
 test("attack on the contract's honesty: 429 is declared exactly on the operations that are throttled", () => {

@@ -148,3 +148,21 @@ describe('a passkey as the second factor of a password session', () => {
     expect(res.body.factors).toEqual({ password: 'verified', otpEmail: 'verified' });
   });
 });
+
+describe('the passkey challenge does not spend the one-time-code budget', () => {
+  test('"use a passkey instead" asked for eleven times in an hour still gets a challenge each time, and the code budget is untouched', async () => {
+    const { user, session } = await pendingWithPasskey();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await challenge(session)).status);
+    // The 5th and the 11th above all: each one a challenge, none a wait.
+    expect(statuses).toEqual(Array(11).fill(201));
+    const codeBudget = await ctx.services.db
+      .selectFrom('throttles')
+      .select('count')
+      .where('key', '=', `otp:send:${user.userId}`)
+      .executeTakeFirst();
+    expect(codeBudget).toBeUndefined();
+    // The code is still there when she asks for it.
+    expect((await challenge(session, { otpEmail: true })).status).toBe(201);
+  });
+});

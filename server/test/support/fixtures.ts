@@ -74,6 +74,8 @@ export async function signIn(
       user_id: userId,
       factors: JSON.stringify(factors),
       last_refreshed_at: now,
+      // As a sign-in does: its factors were proven now.
+      proven_at: now,
       expires_at: new Date(now.getTime() + 365 * 86_400_000),
     })
     .execute();

@@ -119,6 +119,7 @@ describe('passkeyFailureMessage', () => {
       /^There is no passkey for your account that can be used here\./,
     ],
     [new ApiFailure('LIMIT_REACHED', 409), 'register', /^Your account already has as many passkeys as allowed/],
+    [new ApiFailure('REAUTHENTICATION_REQUIRED', 401), 'register', /^Adding a passkey needs a recent sign-in\./],
     [new ApiFailure('BAD_REQUEST', 400), 'signIn', /^The passkey could not be used\./],
     [new ApiFailure('BAD_REQUEST', 400), 'register', /^The passkey could not be added\./],
     [new ApiFailure('NETWORK_ERROR', 0), 'signIn', /^Something went wrong\. Please try again\.$/],

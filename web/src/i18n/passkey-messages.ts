@@ -72,6 +72,9 @@ export function passkeyFailureMessage(error: unknown, context: PasskeyContext): 
       return { key: 'passkey.errors.timedOut' };
     case 'LIMIT_REACHED':
       return { key: 'passkey.errors.limitReached' };
+    case 'REAUTHENTICATION_REQUIRED':
+      // Changing a factor needs a proof of the credentials within minutes; the offer right after a sign-in has one.
+      return { key: 'passkey.errors.reauthenticate' };
     default:
       return { key: PROBLEM_KEYS.failed[context] };
   }

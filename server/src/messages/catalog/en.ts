@@ -17,13 +17,19 @@ export const en = {
       'Someone asked to reset the password of your account {{email}}. To choose a new password, open this link within {{minutes}} minutes:',
     action: 'Choose a new password',
     ignore: 'If it was not you, ignore this message; your password stays the same.',
+    passkeys:
+      'Choosing a new password also removes every passkey of the account; you can add them again once you have signed in.',
   },
   passkey: {
     addedSubject: 'A passkey was added to your account',
     added: 'The passkey {{name}} was added to your account {{email}}. It can now sign you in without a password.',
     removedSubject: 'A passkey was removed from your account',
     removed: 'The passkey {{name}} was removed from your account {{email}}. It can no longer sign you in.',
-    notYou: 'If this was not you, change your password at once and tell your administrator.',
+    notYou:
+      'If this was not you, reset your password at once (that also removes every passkey) and tell your administrator.',
+    notYouAdded:
+      'If this was not you, remove the passkey with this link (valid for {{days}} days), then reset your password, which also removes every passkey, and tell your administrator.',
+    removeAction: 'Remove this passkey',
   },
   invitation: {
     subject: 'Your account at {{organisation}}',

@@ -19,6 +19,8 @@ export const es: Catalog = {
       'Alguien ha pedido restablecer la contraseña de tu cuenta {{email}}. Para elegir una contraseña nueva, abre este enlace en los próximos {{minutes}} minutos:',
     action: 'Elegir una contraseña nueva',
     ignore: 'Si no has sido tú, ignora este mensaje; tu contraseña no cambiará.',
+    passkeys:
+      'Al elegir una contraseña nueva también se eliminan todas las llaves de acceso de la cuenta; podrás añadirlas de nuevo cuando hayas iniciado sesión.',
   },
   passkey: {
     addedSubject: 'Se ha añadido una llave de acceso a tu cuenta',
@@ -26,7 +28,11 @@ export const es: Catalog = {
       'Se ha añadido la llave de acceso {{name}} a tu cuenta {{email}}. Ahora puedes iniciar sesión con ella sin contraseña.',
     removedSubject: 'Se ha eliminado una llave de acceso de tu cuenta',
     removed: 'Se ha eliminado la llave de acceso {{name}} de tu cuenta {{email}}. Ya no sirve para iniciar sesión.',
-    notYou: 'Si no has sido tú, cambia tu contraseña de inmediato y avisa a tu administrador.',
+    notYou:
+      'Si no has sido tú, restablece tu contraseña de inmediato (así también se eliminan todas las llaves de acceso) y avisa a tu administrador.',
+    notYouAdded:
+      'Si no has sido tú, elimina la llave de acceso con este enlace (válido durante {{days}} días), restablece después tu contraseña, lo que también elimina todas las llaves de acceso, y avisa a tu administrador.',
+    removeAction: 'Eliminar esta llave de acceso',
   },
   invitation: {
     subject: 'Tu cuenta en {{organisation}}',

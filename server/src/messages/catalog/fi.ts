@@ -18,13 +18,19 @@ export const fi: Catalog = {
       'Joku pyysi tilisi {{email}} salasanan palauttamista. Avaa tämä linkki {{minutes}} minuutin kuluessa ja valitse uusi salasana:',
     action: 'Valitse uusi salasana',
     ignore: 'Jos pyyntö ei ollut sinun, jätä tämä viesti huomiotta. Salasanasi pysyy ennallaan.',
+    passkeys:
+      'Uuden salasanan valitseminen poistaa myös kaikki tilin pääsyavaimet; voit lisätä ne uudelleen kirjauduttuasi sisään.',
   },
   passkey: {
     addedSubject: 'Tiliisi lisättiin pääsyavain',
     added: 'Pääsyavain {{name}} lisättiin tiliisi {{email}}. Voit nyt kirjautua sillä ilman salasanaa.',
     removedSubject: 'Tililtäsi poistettiin pääsyavain',
     removed: 'Pääsyavain {{name}} poistettiin tililtäsi {{email}}. Sillä ei voi enää kirjautua.',
-    notYou: 'Jos tämä et ollut sinä, vaihda salasanasi heti ja ilmoita asiasta ylläpitäjällesi.',
+    notYou:
+      'Jos tämä et ollut sinä, palauta salasanasi heti (se poistaa myös kaikki pääsyavaimet) ja ilmoita asiasta ylläpitäjällesi.',
+    notYouAdded:
+      'Jos tämä et ollut sinä, poista pääsyavain tällä linkillä (voimassa {{days}} päivää), palauta sitten salasanasi – se poistaa myös kaikki pääsyavaimet – ja ilmoita asiasta ylläpitäjällesi.',
+    removeAction: 'Poista tämä pääsyavain',
   },
   invitation: {
     subject: 'Tilisi organisaatiossa {{organisation}}',

@@ -18,6 +18,8 @@ export const nl: Catalog = {
       'Iemand heeft gevraagd om het wachtwoord van je account {{email}} te resetten. Open deze link binnen {{minutes}} minuten om een nieuw wachtwoord te kiezen:',
     action: 'Nieuw wachtwoord kiezen',
     ignore: 'Was jij dit niet? Negeer dan dit bericht; je wachtwoord blijft hetzelfde.',
+    passkeys:
+      'Als je een nieuw wachtwoord kiest, worden ook alle toegangssleutels van het account verwijderd; je kunt ze opnieuw toevoegen zodra je bent ingelogd.',
   },
   passkey: {
     addedSubject: 'Er is een toegangssleutel aan je account toegevoegd',
@@ -25,7 +27,11 @@ export const nl: Catalog = {
       'De toegangssleutel {{name}} is aan je account {{email}} toegevoegd. Je kunt er nu zonder wachtwoord mee inloggen.',
     removedSubject: 'Er is een toegangssleutel van je account verwijderd',
     removed: 'De toegangssleutel {{name}} is van je account {{email}} verwijderd. Je kunt er niet meer mee inloggen.',
-    notYou: 'Was jij dit niet? Wijzig dan meteen je wachtwoord en laat het je beheerder weten.',
+    notYou:
+      'Was jij dit niet? Reset dan meteen je wachtwoord (daarmee worden ook alle toegangssleutels verwijderd) en laat het je beheerder weten.',
+    notYouAdded:
+      'Was jij dit niet? Verwijder de toegangssleutel dan met deze link ({{days}} dagen geldig), reset daarna je wachtwoord – daarmee worden ook alle toegangssleutels verwijderd – en laat het je beheerder weten.',
+    removeAction: 'Deze toegangssleutel verwijderen',
   },
   invitation: {
     subject: 'Je account bij {{organisation}}',

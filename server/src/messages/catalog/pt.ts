@@ -19,13 +19,19 @@ export const pt: Catalog = {
       'Alguém pediu para redefinir a senha da sua conta {{email}}. Para escolher uma nova senha, abra este link em até {{minutes}} minutos:',
     action: 'Escolher uma nova senha',
     ignore: 'Se não foi você, ignore esta mensagem; sua senha continua a mesma.',
+    passkeys:
+      'Ao escolher uma nova senha, todas as chaves de acesso da conta também são removidas; você pode adicioná-las novamente depois de entrar.',
   },
   passkey: {
     addedSubject: 'Uma chave de acesso foi adicionada à sua conta',
     added: 'A chave de acesso {{name}} foi adicionada à sua conta {{email}}. Agora você pode entrar com ela sem senha.',
     removedSubject: 'Uma chave de acesso foi removida da sua conta',
     removed: 'A chave de acesso {{name}} foi removida da sua conta {{email}}. Ela não pode mais ser usada para entrar.',
-    notYou: 'Se não foi você, troque sua senha imediatamente e avise o administrador.',
+    notYou:
+      'Se não foi você, redefina sua senha imediatamente (isso também remove todas as chaves de acesso) e avise o administrador.',
+    notYouAdded:
+      'Se não foi você, remova a chave de acesso com este link (válido por {{days}} dias), depois redefina sua senha, o que também remove todas as chaves de acesso, e avise o administrador.',
+    removeAction: 'Remover esta chave de acesso',
   },
   invitation: {
     subject: 'Sua conta em {{organisation}}',

@@ -18,6 +18,8 @@ export const sv: Catalog = {
       'Någon har bett om att få återställa lösenordet till ditt konto {{email}}. Öppna den här länken inom {{minutes}} minuter för att välja ett nytt lösenord:',
     action: 'Välj ett nytt lösenord',
     ignore: 'Om det inte var du kan du bortse från det här meddelandet. Ditt lösenord förblir detsamma.',
+    passkeys:
+      'När du väljer ett nytt lösenord tas också alla lösennycklar på kontot bort; du kan lägga till dem igen när du har loggat in.',
   },
   passkey: {
     addedSubject: 'En lösennyckel har lagts till på ditt konto',
@@ -25,7 +27,11 @@ export const sv: Catalog = {
     removedSubject: 'En lösennyckel har tagits bort från ditt konto',
     removed:
       'Lösennyckeln {{name}} har tagits bort från ditt konto {{email}}. Den kan inte längre användas för att logga in.',
-    notYou: 'Om det inte var du: byt lösenord direkt och kontakta din administratör.',
+    notYou:
+      'Om det inte var du: återställ ditt lösenord direkt (då tas även alla lösennycklar bort) och kontakta din administratör.',
+    notYouAdded:
+      'Om det inte var du: ta bort lösennyckeln med den här länken (giltig i {{days}} dagar), återställ sedan ditt lösenord – då tas även alla lösennycklar bort – och kontakta din administratör.',
+    removeAction: 'Ta bort lösennyckeln',
   },
   invitation: {
     subject: 'Ditt konto hos {{organisation}}',

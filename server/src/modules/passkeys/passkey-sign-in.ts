@@ -6,13 +6,16 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, tooManyRequests } from '../../errors';
 import { policies } from '../../security/throttle';
 import type { PasskeysDeps } from './passkeys.deps';
-import type { SessionCaller } from '../../shared/caller';
+import type { AuthContext, SessionCaller } from '../../shared/caller';
 import {
   attemptNotChecked,
   countWrongSecondFactor,
   guardSignIn,
   limitAddress,
   holdSession,
+  noteReauthentication,
+  ownSessionToReauthenticate,
+  type Reauthenticated,
   loginAttempt,
   passkeyAttempt,
   passkeySourceFamiliar,
@@ -186,7 +189,8 @@ async function createChallenge(services: PasskeysDeps, auth: SessionCaller, sess
   const userId = ownSessionForPasskey(auth, sessionId);
   const passkeys = await credentialsOfUser(services.db, userId, { usableOnly: true });
   if (passkeys.length === 0) throw noPasskey();
-  await services.throttle.consume([`otp:send:${userId}`, policies.otpSendPerUser]);
+  // Its own budget: a challenge costs no message, so it must not use up the codes' (security/throttle.ts).
+  await services.throttle.consume([`passkey:challenge:${userId}`, policies.passkeyChallengePerUser]);
   const challenge = newChallenge();
   const now = services.now();
   await services.db.transaction().execute(async (trx) => {
@@ -278,4 +282,63 @@ async function verifyChallenge(
   return outcome.session;
 }
 
-export const passkeySignIn: PasskeySignIn<PasskeysDeps> = { createSession, createChallenge, verifyChallenge };
+/**
+ * The session proves the account's credentials again with one of its own passkeys, for a challenge of
+ * `POST /passkeys/authentication-options` (used up by the attempt): reserved against the account's lockouts like a
+ * sign-in, a failure staying counted, a success ending the failures and noting the proof on the session.
+ */
+async function reauthenticate(
+  services: PasskeysDeps,
+  auth: AuthContext,
+  sessionId: string,
+  input: { credential: PasskeyCredential; ip: string },
+): Promise<Reauthenticated> {
+  ownSessionToReauthenticate(auth, sessionId);
+  const { credential } = input;
+  const emailHash = await lockoutIdentityOf(services.db, auth.userId);
+  if (emailHash === undefined) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
+  const client = limitAddress(services, input.ip);
+  const { reserved } = await guardSignIn(services, {
+    lockoutKeys: [],
+    attempt: loginAttempt(services, emailHash, client),
+  });
+  const data = clientDataOf(credential);
+  const parts = data ? challengeParts(data.challenge) : null;
+  const handleUser = credential.response.userHandle
+    ? userOfHandle(credential.response.userHandle, services.config.region)
+    : auth.userId;
+  if (!data || !parts || credential.id !== credential.rawId || handleUser !== auth.userId) throw invalid();
+  const now = services.now();
+  const outcome = await services.db.transaction().execute(async (trx) => {
+    const live = await consumeChallenges(trx, { challenges: parts, purpose: 'authentication', now });
+    if (live.length === 0) return { error: 'PASSKEY_CHALLENGE_EXPIRED' as const };
+    if (live.length > 1) return { error: 'INVALID_CREDENTIALS' as const };
+    const passkey = await findPasskeyForSignIn(trx, credential.id);
+    if (
+      !passkey ||
+      Number(passkey.user_id) !== auth.userId ||
+      passkey.suspicious_at !== null ||
+      passkey.deactivated_at !== null
+    )
+      return { error: 'INVALID_CREDENTIALS' as const };
+    const checked = await checkAssertion(services, trx, credential, passkey, (c) => c === data.challenge);
+    if (!checked.ok) return { error: 'INVALID_CREDENTIALS' as const };
+    return { proven: await noteReauthentication(services, sessionId, trx) };
+  });
+  if ('error' in outcome) {
+    if (outcome.error === 'PASSKEY_CHALLENGE_EXPIRED') {
+      await attemptNotChecked(services, reserved);
+      throw expired();
+    }
+    throw invalid();
+  }
+  await secondFactorSucceeded(services, emailHash, client, reserved);
+  return outcome.proven;
+}
+
+export const passkeySignIn: PasskeySignIn<PasskeysDeps> = {
+  createSession,
+  createChallenge,
+  verifyChallenge,
+  reauthenticate,
+};

@@ -3,7 +3,14 @@ import { requireAuth, type PartialHandlers } from '../../http/operations';
 import { clientAddress } from '../../shared/client-address';
 import { pageParams } from '../../shared/paging';
 import { authenticationOptions } from './passkey-sign-in';
-import { deletePasskey, listPasskeys, registerPasskey, registrationOptions, updatePasskey } from './passkeys.service';
+import {
+  deletePasskey,
+  listPasskeys,
+  registerPasskey,
+  registrationOptions,
+  removePasskeyByLink,
+  updatePasskey,
+} from './passkeys.service';
 import type { PasskeysDeps } from './passkeys.deps';
 
 const language = (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -20,6 +27,7 @@ export const passkeysHandlers = (
   | 'deletePasskey'
   | 'createPasskeyRegistrationOptions'
   | 'createPasskeyAuthenticationOptions'
+  | 'removePasskeyByLink'
 > => ({
   listPasskeys: async (ctx) => ({
     status: 200,
@@ -50,4 +58,12 @@ export const passkeysHandlers = (
     status: 201,
     body: await authenticationOptions(services, clientAddress(ctx.req)),
   }),
+  removePasskeyByLink: async (ctx) => {
+    await removePasskeyByLink(services, {
+      token: ctx.body.token,
+      ip: clientAddress(ctx.req),
+      acceptLanguage: language(ctx.req),
+    });
+    return { status: 204 };
+  },
 });

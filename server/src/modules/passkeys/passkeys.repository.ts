@@ -71,6 +71,9 @@ export interface NewPasskey {
   name: string;
   device_type: string;
   backed_up: boolean;
+  /** The keyed hash of the removal link's token, and when the link ends. */
+  removal_token_hash: string;
+  removal_expires_at: Date;
 }
 
 export async function insertPasskey(db: Executor, row: NewPasskey): Promise<{ id: string } | undefined> {
@@ -216,3 +219,12 @@ export async function openPasskeyChallengeForUpdate(db: Executor, sessionId: str
 export async function spendChallenge(db: Executor, id: string, now: Date): Promise<void> {
   await db.updateTable('challenges').set({ consumed_at: now }).where('id', '=', id).execute();
 }
+
+/** The passkey of a live removal link, deleted (so the link works once): its id, user and name, or nothing. */
+export const deletePasskeyByRemovalToken = (db: Executor, tokenHash: string, now: Date) =>
+  db
+    .deleteFrom('passkeys')
+    .where('removal_token_hash', '=', tokenHash)
+    .where('removal_expires_at', '>', now)
+    .returning(['id', 'user_id', 'name'])
+    .executeTakeFirst();

@@ -6,15 +6,19 @@ import type { components } from '../../../../generated/core-api';
 import { ApiError } from '../../errors';
 import { languageForUser } from '../../messages/recipient-language';
 import { passkeyAddedEmail, passkeyRemovedEmail } from '../../messages/sign-in-messages';
+import { keyedHash, randomToken } from '../../security/hashing';
 import { policies } from '../../security/throttle';
+import type { Language } from '../../messages/languages';
 import type { PasskeysDeps } from './passkeys.deps';
 import type { AuthContext } from '../../shared/caller';
+import { limitAddress, requireRecentProof } from '../sessions';
 import { pageOf, type PageParams } from '../../shared/paging';
 import { authenticatorName } from './authenticators';
 import {
   consumeChallenges,
   countPasskeys,
   credentialsOfUser,
+  deletePasskeyByRemovalToken,
   deletePasskeyRow,
   findHolderEmail,
   findOwnPasskey,
@@ -32,6 +36,7 @@ import {
   clientDataOf,
   maxPasskeysPerUser,
   newChallenge,
+  removalLinkLifetimeMs,
   userHandle,
   verifyRegistration,
 } from './webauthn';
@@ -69,6 +74,7 @@ const limitReached = () =>
 
 export async function registrationOptions(services: PasskeysDeps, auth: AuthContext) {
   requireOwnCredentials(auth);
+  requireRecentProof(services, auth);
   const { db, config } = services;
   const user = await findPasskeyHolder(db, auth.userId);
   if (!user) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
@@ -124,6 +130,19 @@ const knownTransports = new Set<string>(['ble', 'cable', 'hybrid', 'internal', '
 export const transportsOf = (transports: readonly string[]): Transport[] =>
   transports.filter((t): t is Transport => knownTransports.has(t));
 
+/** How a removal link's token is stored: a keyed hash (the database alone can neither forge nor reveal a link). */
+const removalTokenHash = (services: PasskeysDeps, token: string) =>
+  keyedHash(services.secretKey, `passkey-removal\0${token}`);
+
+/** The sign-in app's page for the removal link, as the password links are built: this region, the email's language. */
+function removalLink(services: PasskeysDeps, token: string, language: Language): string {
+  const url = new URL(`${services.config.signInAppUrl}/remove-passkey`);
+  url.searchParams.set('token', token);
+  url.searchParams.set('region', services.config.region);
+  url.searchParams.set('lng', language);
+  return url.href;
+}
+
 const cleanName = (name: string | undefined) => name?.trim().slice(0, 64) || undefined;
 
 /**
@@ -136,6 +155,7 @@ export async function registerPasskey(
   input: { name?: string; credential: RegistrationResponseJSON; acceptLanguage?: string },
 ): Promise<Passkey> {
   requireOwnCredentials(auth);
+  requireRecentProof(services, auth);
   const { config, logger } = services;
   const client = clientDataOf(input.credential);
   if (!client)
@@ -156,6 +176,7 @@ export async function registerPasskey(
     const verified = await verifyRegistration(config.webauthn, logger, input.credential, live);
     if (!verified) return { error: 'PASSKEY_REGISTRATION_FAILED' as const };
     const id = randomUUID();
+    const removalToken = randomToken(32);
     const name = cleanName(input.name) ?? authenticatorName(verified.aaguid) ?? 'Passkey';
     const inserted = await insertPasskey(trx, {
       id,
@@ -168,11 +189,13 @@ export async function registerPasskey(
       name,
       device_type: verified.deviceType,
       backed_up: verified.backedUp,
+      removal_token_hash: removalTokenHash(services, removalToken),
+      removal_expires_at: new Date(now.getTime() + removalLinkLifetimeMs),
     });
     // The same credential registered before (here or by anyone): refused, never moved.
     if (!inserted) return { error: 'PASSKEY_REGISTRATION_FAILED' as const };
     await insertPasskeyEvent(trx, { userId: auth.userId, passkeyId: id, kind: 'added', sessionId: auth.sessionId });
-    return { passkey: (await findOwnPasskey(trx, auth.userId, id))!, user };
+    return { passkey: (await findOwnPasskey(trx, auth.userId, id))!, user, removalToken };
   });
   if (outcome.error !== undefined) {
     if (outcome.error === 'LIMIT_REACHED') throw limitReached();
@@ -185,7 +208,12 @@ export async function registerPasskey(
   }
   logger.info({ userId: auth.userId, passkeyId: outcome.passkey.id }, 'passkey added');
   await tellUser(services, auth.userId, outcome.user.email, input.acceptLanguage, (language) =>
-    passkeyAddedEmail(language, { name: outcome.passkey.name, email: outcome.user.email }),
+    passkeyAddedEmail(language, {
+      name: outcome.passkey.name,
+      email: outcome.user.email,
+      removalLink: removalLink(services, outcome.removalToken, language),
+      days: removalLinkLifetimeMs / 86_400_000,
+    }),
   );
   return passkeyView(outcome.passkey);
 }
@@ -223,6 +251,7 @@ export async function updatePasskey(
   id: string,
   name: string,
 ): Promise<Passkey> {
+  requireRecentProof(services, auth);
   const clean = cleanName(name);
   if (!clean)
     throw new ApiError('BAD_REQUEST', {
@@ -240,6 +269,7 @@ export async function deletePasskey(
   id: string,
   acceptLanguage?: string,
 ): Promise<void> {
+  requireRecentProof(services, auth);
   const removed = await services.db.transaction().execute(async (trx) => {
     const row = await deletePasskeyRow(trx, auth.userId, id);
     if (row)
@@ -251,6 +281,36 @@ export async function deletePasskey(
   const user = await findHolderEmail(services.db, auth.userId);
   if (user)
     await tellUser(services, auth.userId, user.email, acceptLanguage, (language) =>
+      passkeyRemovedEmail(language, { name: removed.name, email: user.email }),
+    );
+}
+
+/**
+ * `POST /passkeys/removal`: the link in the notice of an added passkey removes exactly that passkey, once (the
+ * passkey goes with its token), while the link lives. No session: the token (256 bits, only its keyed hash stored)
+ * is the proof that the mailbox's owner asks; it arrives in a POST body, so neither a link scanner's GET nor a
+ * cross-site form can use a token its author does not already hold.
+ */
+export async function removePasskeyByLink(
+  services: PasskeysDeps,
+  input: { token: string; ip: string; acceptLanguage?: string },
+): Promise<void> {
+  await services.throttle.consume([
+    `passkey:removal:${limitAddress(services, input.ip)}`,
+    policies.passkeyRemovalPerAddress,
+  ]);
+  const now = services.now();
+  const removed = await services.db.transaction().execute(async (trx) => {
+    const row = await deletePasskeyByRemovalToken(trx, removalTokenHash(services, input.token), now);
+    if (row) await insertPasskeyEvent(trx, { userId: Number(row.user_id), passkeyId: row.id, kind: 'removed' });
+    return row;
+  });
+  if (!removed) throw new ApiError('NOT_FOUND', { message: 'The link is not valid, has expired or was used' });
+  const userId = Number(removed.user_id);
+  services.logger.info({ userId, passkeyId: removed.id }, 'passkey removed by the link of its notice');
+  const user = await findHolderEmail(services.db, userId);
+  if (user)
+    await tellUser(services, userId, user.email, input.acceptLanguage, (language) =>
       passkeyRemovedEmail(language, { name: removed.name, email: user.email }),
     );
 }

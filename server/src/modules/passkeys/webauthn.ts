@@ -20,6 +20,8 @@ export const challengeBytes = 32;
 /** EdDSA, ES256, RS256, in that order of preference. */
 export const algorithms = [-8, -7, -257];
 export const maxPasskeysPerUser = 10;
+/** How long the removal link in the notice of an added passkey works (once). */
+export const removalLinkLifetimeMs = 7 * 86_400_000;
 /** The most regions whose challenges one passwordless sign-in may join. */
 const maxJoinedChallenges = 16;
 

@@ -8,7 +8,7 @@ import { keyedHash, randomToken } from '../../security/hashing';
 import { hashPassword } from '../../security/passwords';
 import { policies } from '../../security/throttle';
 import type { PasswordsDeps } from './passwords.deps';
-import { clearSignInFailures, revokeSessionsOf } from '../sessions';
+import { clearSignInFailures, removePasskeysOnReset, revokeSessionsOf } from '../sessions';
 import { isBreachedPassword, isCommonPassword } from './breach-list';
 import {
   findEmailHashOfUser,
@@ -101,8 +101,12 @@ export async function usePasswordToken(
     const { state, row } = await stateOf(services, trx, input.userId, input.token, input.kind, true);
     if (state !== 'valid' || !row) return state;
     await setPasswordWithToken(trx, { userId: input.userId, passwordHash, tokenHash: row.token_hash, now });
-    // After a reset nobody who knew the old password keeps a session.
-    if (input.kind === 'reset') await revokeSessionsOf(trx, input.userId, 'password_reset', now);
+    // After a reset nobody who knew the old password keeps a session, and no passkey added meanwhile (with a
+    // stolen session, say) keeps a way in: the account's passkeys go too (the reset email says so).
+    if (input.kind === 'reset') {
+      await revokeSessionsOf(trx, input.userId, 'password_reset', now);
+      await removePasskeysOnReset(trx, input.userId);
+    }
     return state;
   });
   if (state === 'invalid') throw new ApiError('USER_PASSWORD_SET_TOKEN_INVALID', { message: 'The link is not valid' });

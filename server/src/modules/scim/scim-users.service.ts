@@ -7,7 +7,7 @@ import type { Executor } from '../../db/database';
 import { languageOfTag } from '../../messages/languages';
 import type { ScimDeps } from './scim.deps';
 import { adoptDirectoryLanguage, revokePasswordLinks, scheduleInvitation } from '../invitations';
-import { revokeSessionsOf } from '../sessions';
+import { forgetCredentialsOf, revokeSessionsOf } from '../sessions';
 import { memberPermissions } from '../users';
 import { userSchema } from './scim-discovery';
 import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
@@ -245,5 +245,8 @@ export async function deleteScimUser(services: ScimDeps, tenantId: number, id: s
     const current = await loadUser(services, trx, tenantId, id);
     await repo.deleteMembership(trx, tenantId, current.id);
     await refreshDeactivation(trx, current.id, now, true);
+    // The last membership gone: the account's credentials go with it, so an address provisioned again starts
+    // with none (no old password, passkey or session signs in as the new person).
+    if ((await repo.membershipCounts(trx, current.id)).total === 0) await forgetCredentialsOf(trx, current.id);
   });
 }

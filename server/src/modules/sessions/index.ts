@@ -15,7 +15,9 @@ export {
 } from './lockouts';
 export {
   attemptNotChecked,
+  forgetCredentialsOf,
   holdSession,
+  removePasskeysOnReset,
   revokeSessionsOf,
   secondFactorSucceeded,
   startSession,
@@ -24,3 +26,10 @@ export {
 export { probeHash } from './probe';
 export { countWrongSecondFactor } from './one-time-codes';
 export { settleAndIssueTokens, type SessionBody } from './tokens';
+export {
+  noteReauthentication,
+  ownSessionToReauthenticate,
+  reauthenticationWindowMs,
+  requireRecentProof,
+  type Reauthenticated,
+} from './reauthentication';

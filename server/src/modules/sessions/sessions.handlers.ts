@@ -6,9 +6,10 @@ import { requireAuth, type PartialHandlers } from '../../http/operations';
 import { sendOneTimeCode, verifyOneTimeCode } from './one-time-codes';
 import { createCoalertSession, createPasswordSession, endSession, refreshSession } from './sessions.service';
 import type { components } from '../../../../generated/core-api';
-import type { SessionCaller } from '../../shared/caller';
+import type { AuthContext, SessionCaller } from '../../shared/caller';
 import type { SessionsDeps } from './sessions.deps';
 import type { SessionBody } from './tokens';
+import { reauthenticateWithPassword, type Reauthenticated } from './reauthentication';
 
 /**
  * Single sign-on (oidc, saml, skolon) lives in the sso module, which builds on this one; the composition root hands
@@ -52,6 +53,13 @@ export interface PasskeySignIn<D extends SessionsDeps = SessionsDeps> {
     sessionId: string,
     input: { credential: PasskeyCredential; ip: string },
   ): Promise<SessionBody>;
+  /** `POST /sessions/{id}/reauthentication` with `passkey`: the session proves the account's credentials again. */
+  reauthenticate(
+    services: D,
+    auth: AuthContext,
+    sessionId: string,
+    input: { credential: PasskeyCredential; ip: string },
+  ): Promise<Reauthenticated>;
 }
 
 export type PasskeyCredential = components['schemas']['PasskeyAuthenticationResponse'];
@@ -90,7 +98,12 @@ export const sessionsHandlers = <D extends SessionsDeps>(
   services: D,
   ways: SignInWays<D>,
 ): PartialHandlers<
-  'createSession' | 'refreshSession' | 'deleteSession' | 'createSessionChallenge' | 'verifySessionChallenge'
+  | 'createSession'
+  | 'refreshSession'
+  | 'deleteSession'
+  | 'createSessionChallenge'
+  | 'verifySessionChallenge'
+  | 'reauthenticateSession'
 > => ({
   async createSession({ body, req }) {
     const ip = clientAddress(req);
@@ -159,5 +172,20 @@ export const sessionsHandlers = <D extends SessionsDeps>(
     const answered = await ways.sso.verifyChallenge(services, auth, path.id, body);
     if (answered) return { status: 200, body: answered };
     throw unknownBody();
+  },
+
+  async reauthenticateSession(ctx) {
+    const { body, path } = ctx;
+    const auth = requireAuth(ctx);
+    const ip = clientAddress(ctx.req);
+    if ('password' in body)
+      return {
+        status: 200,
+        body: await reauthenticateWithPassword(services, auth, { sessionId: path.id, password: body.password, ip }),
+      };
+    return {
+      status: 200,
+      body: await ways.passkey.reauthenticate(services, auth, path.id, { credential: body.passkey, ip }),
+    };
   },
 });

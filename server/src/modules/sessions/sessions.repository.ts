@@ -77,8 +77,8 @@ const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues
       a.has_passkey as passkey from account a),
   session as (
     -- The factors and the lifetime: the rule of the migration 2026-11-26T2300-session-factor-rule.
-    insert into sessions (id, user_id, factors, last_refreshed_at, expires_at, refresh_token_hash)
-    select ${p.sessionId}, a.id, r.factors, ${p.now}::timestamptz,
+    insert into sessions (id, user_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash)
+    select ${p.sessionId}, a.id, r.factors, ${p.now}::timestamptz, ${p.now}::timestamptz,
       session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash}
     from account a
     join second_factor f on f.id = a.id
@@ -134,8 +134,11 @@ const insertSessionStatement = prepared<WrittenSession, SessionValues>(
     with rule as (
       select coalesce(${p.factors}::jsonb, password_session_factors(${p.email}::bool, ${p.sms}::bool, ${p.passkey}::bool)) as factors
     ), session as (
-      insert into sessions (id, user_id, sso_tenant_id, factors, last_refreshed_at, expires_at, refresh_token_hash)
+      insert into sessions (id, user_id, sso_tenant_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash)
       select ${p.id}, ${p.userId}::bigint, ${p.ssoTenantId}::bigint, r.factors, ${p.now}::timestamptz,
+        -- A credential was proven now (a password, a passkey, a coAlert code), except by a single sign-on session
+        -- bound to nobody yet: its proof is the identity provider's answer.
+        case when ${p.userId}::bigint is null then null else ${p.now}::timestamptz end,
         session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash}
       from rule r
       returning id, factors, expires_at
@@ -183,8 +186,8 @@ export const findSessionForUpdate = (db: Transaction<Database>, id: string) =>
   db.selectFrom('sessions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 
 /**
- * A session whose factor was just verified: its factors (when given; else as they are) and its lifetime by the
- * rule of the migration 2026-11-26T2300-session-factor-rule (as long as any once nothing is left to prove).
+ * A session whose factor was just verified: its factors (when given; else as they are), the time of its proof, and
+ * its lifetime by the rule of the migration 2026-11-26T2300-session-factor-rule (as long as any once nothing is left to prove).
  * Answers the factors as written.
  */
 const settleStatement = prepared<
@@ -192,7 +195,7 @@ const settleStatement = prepared<
   { id: string; factors: string | null; now: string; settled: string }
 >(
   (_db, p) => sql<{ factors: Factors }>`
-    update sessions set factors = coalesce(${p.factors}::jsonb, factors),
+    update sessions set factors = coalesce(${p.factors}::jsonb, factors), proven_at = ${p.now}::timestamptz,
       expires_at = session_expires_at(coalesce(${p.factors}::jsonb, factors), ${p.now}::timestamptz, ${p.settled}::timestamptz)
     where id = ${p.id}::uuid
     returning factors`,
@@ -353,3 +356,62 @@ export async function useCoalertCode(db: Executor, codeHash: string) {
 export async function sessionOwner(db: Executor, sessionId: string) {
   return db.selectFrom('sessions').select(['user_id']).where('id', '=', sessionId).executeTakeFirst();
 }
+
+/**
+ * Every way into the account goes, in one statement (inside the caller's transaction): its password, its
+ * passkeys and their open challenges, its coAlert codes, and its sessions with their refresh tokens, challenges
+ * and single sign-on challenges (they cascade). What remains is a profile with no credential: an address
+ * provisioned again starts with none.
+ */
+export const forgetCredentials = prepared<never, [userId: number]>(
+  1,
+  (_db, userId) => sql<never>`
+  with password as (
+    update users set password_hash = null where id = ${userId}::bigint
+  ), passkey_rows as (
+    delete from passkeys where user_id = ${userId}::bigint
+  ), passkey_challenge_rows as (
+    delete from passkey_challenges where user_id = ${userId}::bigint
+  ), coalert_code_rows as (
+    delete from coalert_codes where user_id = ${userId}::bigint
+  )
+  delete from sessions where user_id = ${userId}::bigint`,
+);
+
+/** The session proved the account's credentials again (a re-authentication): answers when, or nothing when it has ended. */
+export async function noteProof(db: Executor, sessionId: string, now: Date) {
+  return db
+    .updateTable('sessions')
+    .set({ proven_at: now })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('proven_at')
+    .executeTakeFirst();
+}
+
+/** The signed-in account whose password a re-authentication checks (none when deactivated everywhere). */
+export const reauthenticationAccount = (db: Executor, userId: number) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'email_hash', 'password_hash'])
+    .where('id', '=', userId)
+    .where('deactivated_at', 'is', null)
+    .executeTakeFirst();
+
+/**
+ * A password reset removes every passkey of the account, each written to the audit log as removed: whoever added
+ * one with a stolen session keeps no way in once the owner has proven her mailbox.
+ */
+export const removeAllPasskeys = prepared<{ id: string }, [userId: number]>(
+  1,
+  (_db, userId) => sql<{ id: string }>`
+  with removed as (
+    delete from passkeys where user_id = ${userId}::bigint returning id, user_id
+  ), events as (
+    insert into passkey_events (user_id, passkey_id, kind) select user_id, id, ${sql.lit('removed')} from removed
+  ), open_challenges as (
+    delete from passkey_challenges where user_id = ${userId}::bigint
+  )
+  select id from removed`,
+);

@@ -20,7 +20,9 @@ import {
 } from './lockouts';
 import {
   findSessionForUpdate,
+  forgetCredentials,
   insertSessionWithToken,
+  removeAllPasskeys,
   refreshFallback,
   revokeSessions,
   rotateRefreshToken,
@@ -294,4 +296,17 @@ export function holdSession(trx: Trx, sessionId: string) {
 /** Ends every live session of a user: a password reset, a directory's deactivation. */
 export function revokeSessionsOf(db: Executor, userId: number, reason: 'password_reset' | 'deactivated', now: Date) {
   return revokeSessions(db, { userId }, reason, now);
+}
+
+/**
+ * The account's last membership is gone (its directory deleted it): every credential goes with it, in the caller's
+ * transaction (password, passkeys, coAlert codes, sessions and their refresh tokens).
+ */
+export async function forgetCredentialsOf(db: Executor, userId: number): Promise<void> {
+  await forgetCredentials(db, userId);
+}
+
+/** A password reset: every passkey of the account goes (in the reset's transaction); answers how many. */
+export async function removePasskeysOnReset(db: Executor, userId: number): Promise<number> {
+  return (await removeAllPasskeys(db, userId)).length;
 }
