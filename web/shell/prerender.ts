@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { type Plugin, type ResolvedConfig, createServer } from 'vite';
 import { type Locale, escapeHtml, readLocales } from './plugin.ts';
+import { prerenderServerConfig } from './prerender-server.ts';
 
 export const PRERENDERED_DIR = 'prerendered';
 
@@ -45,17 +46,7 @@ export function loginPage(indexHtml: string, language: string, locale: Locale, m
 
 /** Loads web/src/prerender.tsx through Vite's server-side module runner, with the build's mode and settings. */
 async function withRenderer(config: ResolvedConfig, use: (render: RenderLoginScreen) => Promise<void>) {
-  const server = await createServer({
-    configFile: false,
-    root: config.root,
-    mode: config.mode,
-    envDir: config.envDir,
-    logLevel: 'error',
-    plugins: [react()],
-    appType: 'custom',
-    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
+  const server = await createServer({ ...prerenderServerConfig(config), plugins: [react()] });
   try {
     const module = (await server.ssrLoadModule('/src/prerender.tsx')) as { renderLoginScreen: RenderLoginScreen };
     await use(module.renderLoginScreen);
