@@ -4,7 +4,9 @@
 // prerendered/login.<language>.html. The host serves the one in the visitor's language for /login (web/deploy),
 // so the form is on screen and can be typed in before any JavaScript has run; the app then hydrates it
 // (src/main.tsx). The copies carry no inline script: the host chose the language, and the translations are
-// preloaded by a plain <link>.
+// preloaded by a plain <link>. One small script of their own (early-press.js) loads first: a press of Log in
+// before the app runs is recorded, and the app replays it.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
@@ -20,7 +22,13 @@ export const prerenderedLogin = (language: string) => `${PRERENDERED_DIR}/login.
 type RenderLoginScreen = (language: string, translations: Locale) => Promise<string>;
 
 /** The built index.html turned into the prerendered login screen in `language` (`markup` is #root's content). */
-export function loginPage(indexHtml: string, language: string, locale: Locale, markup: string): string {
+export function loginPage(
+  indexHtml: string,
+  language: string,
+  locale: Locale,
+  markup: string,
+  earlyPressSrc?: string,
+): string {
   const steps: [RegExp, (whole: string) => string][] = [
     [/<html lang="[^"]*">/, () => `<html lang="${language}">`],
     [/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(locale.login.title)}</title>`],
@@ -29,7 +37,9 @@ export function loginPage(indexHtml: string, language: string, locale: Locale, m
     [/\s*<script>[\s\S]*?<\/script>/, () => ''],
     [
       /<\/title>/,
-      (end) => `${end}\n    <link rel="preload" as="fetch" crossorigin="anonymous" href="/locales/${language}.json" />`,
+      (end) =>
+        `${end}\n    <link rel="preload" as="fetch" crossorigin="anonymous" href="/locales/${language}.json" />` +
+        (earlyPressSrc ? `\n    <script async src="${earlyPressSrc}"></script>` : ''),
     ],
     [
       /<div id="root">[\s\S]*<\/div>(?=\s*<\/body>)/,
@@ -55,6 +65,21 @@ async function withRenderer(config: ResolvedConfig, use: (render: RenderLoginScr
   }
 }
 
+/**
+ * Writes web/shell/early-press.js (without its leading comment) into the build's assets under a name that carries
+ * its hash, as the bundle's own files (served as immutable); answers its address.
+ */
+function writeEarlyPressScript(outDir: string): string {
+  const source = readFileSync(join(import.meta.dirname, 'early-press.js'), 'utf8')
+    .replace(/^\/\*[\s\S]*?\*\/\s*/, '')
+    .trim();
+  const hash = createHash('sha256').update(source).digest('base64url').slice(0, 8);
+  const file = `assets/early-press-${hash}.js`;
+  mkdirSync(join(outDir, 'assets'), { recursive: true });
+  writeFileSync(join(outDir, file), `${source}\n`);
+  return `/${file}`;
+}
+
 export function prerenderLogin(): Plugin {
   let config: ResolvedConfig;
   return {
@@ -70,10 +95,14 @@ export function prerenderLogin(): Plugin {
         const outDir = options.dir ?? config.build.outDir;
         const indexHtml = readFileSync(join(outDir, 'index.html'), 'utf8');
         mkdirSync(join(outDir, PRERENDERED_DIR), { recursive: true });
+        const earlyPress = writeEarlyPressScript(outDir);
         await withRenderer(config, async (render) => {
           for (const [language, locale] of Object.entries(readLocales())) {
             const markup = await render(language, locale);
-            writeFileSync(join(outDir, prerenderedLogin(language)), loginPage(indexHtml, language, locale, markup));
+            writeFileSync(
+              join(outDir, prerenderedLogin(language)),
+              loginPage(indexHtml, language, locale, markup, earlyPress),
+            );
           }
         });
       },

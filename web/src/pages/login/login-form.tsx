@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { asFailure } from '../../api/api-failure';
 import { useFormBehaviour } from '../../app/form-behaviour';
-import { typedBeforeHydration, useHydrating, userIsOnTheForm } from '../../app/hydration';
+import { pressedBeforeHydration, typedBeforeHydration, useHydrating, userIsOnTheForm } from '../../app/hydration';
 import { byId, useStepEntry } from '../../app/announcer';
 import { CONNECTION, CodeNotLoaded, loadCode } from '../../app/load-code';
 import { lazySchema } from '../../app/schema-validation';
@@ -98,15 +98,24 @@ export function LoginForm({
   // leaves it there), and becomes the form's values once hydrated; else the email of this sign-in, if any.
   const [prerendered] = useState(hydrating);
   const { setFieldValue } = form;
+  // A press of Log in before the app ran (recorded by the prerendered page's early-press script): submitted once
+  // the typed values are the form's.
+  const [replay, setReplay] = useState(false);
   useLayoutEffect(() => {
     if (!prerendered) return;
     const email = typedBeforeHydration(FIELD_IDS.email) || readEmail();
     const password = typedBeforeHydration(FIELD_IDS.password);
     if (email) setFieldValue('email', email);
     if (password) setFieldValue('password', password);
+    if (pressedBeforeHydration()) setReplay(true);
     // Once, right after hydration: later renders own the fields.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [prerendered]);
+  useEffect(() => {
+    if (!replay) return;
+    setReplay(false);
+    void form.handleSubmit();
+  }, [replay, form]);
   const [platform] = useState(() => platformOf(readRedirectUrl(), readClientType()));
   // Before a submit attempt a new error is announced by its field; after one, the focus moves to the first field
   // in error, which reads it: a live region as well would say it again (twice more for the credentials error).
