@@ -5,7 +5,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
-import { READY_MARK, appReady, browserSuite } from './support/browser-suite';
+import { READY_MARK, browserSuite } from './support/browser-suite';
 import { PASSWORD, type Platform, expectProvenSession, fillLogin, loginPathFor, text } from './support/sign-in-pages';
 import type { Stack } from './support/stack';
 
@@ -13,15 +13,19 @@ let stack: Stack;
 const { visit } = browserSuite({}, (started) => (stack = started));
 const loginPath = (platform: Platform = 'app', extra = '') => loginPathFor(stack, platform, extra);
 
-/** Every request for a chunk whose file name starts with `name` fails (the connection dropped) while `lost` is true. */
-async function loseChunk(page: Page, name: string) {
+/**
+ * Every request for a chunk whose file name starts with `name` fails (the connection dropped) while `lost` is true;
+ * `prepare` installs this on the browser context before the page opens, so no request slips past.
+ */
+function loseChunk(name: string) {
   const state = { lost: true, refused: 0 };
-  await page.route(new RegExp(`/assets/${name}-[^/]*\\.js$`), (route) => {
-    if (!state.lost) return route.continue();
-    state.refused += 1;
-    return route.abort('internetdisconnected');
-  });
-  return state;
+  const prepare = (context: BrowserContext) =>
+    context.route(new RegExp(`/assets/${name}-[^/]*\\.js$`), (route) => {
+      if (!state.lost) return route.continue();
+      state.refused += 1;
+      return route.abort('internetdisconnected');
+    });
+  return { state, prepare };
 }
 
 const busy = (page: Page) => page.locator('#login-submit').getAttribute('aria-busy');
@@ -40,9 +44,9 @@ async function expectSignedIn(page: Page) {
 
 describe('code loaded on demand that cannot be fetched (issue 46 §1)', () => {
   test('a lost validation chunk ends the press with "Check your connection and try again", and the next press signs in', async () => {
-    const { page } = await visit(loginPath(), 'en-GB', { waitForApp: false });
-    const chunk = await loseChunk(page, 'login-schema');
-    await appReady(page);
+    const loss = loseChunk('login-schema');
+    const chunk = loss.state;
+    const { page } = await visit(loginPath(), 'en-GB', { prepare: loss.prepare });
     await fillLogin(page, 'anna@demo.test', PASSWORD);
     expect(await text(page, '[role=alert]')).toBe(en.errors.connection);
     expect(chunk.refused).toBeGreaterThan(0);
@@ -56,9 +60,9 @@ describe('code loaded on demand that cannot be fetched (issue 46 §1)', () => {
   });
 
   test('a lost network chunk of the sign-in ends the press with the same message, and the next press signs in', async () => {
-    const { page } = await visit(loginPath(), 'en-GB', { waitForApp: false });
-    const chunk = await loseChunk(page, 'sign-in-flow');
-    await appReady(page);
+    const loss = loseChunk('sign-in-flow');
+    const chunk = loss.state;
+    const { page } = await visit(loginPath(), 'en-GB', { prepare: loss.prepare });
     await fillLogin(page, 'anna@demo.test', PASSWORD);
     expect(await text(page, '[role=alert]')).toBe(en.errors.connection);
     chunk.lost = false;
@@ -68,9 +72,9 @@ describe('code loaded on demand that cannot be fetched (issue 46 §1)', () => {
   });
 
   test('a lost region step leaves the login form with the message, and the next press opens the step', async () => {
-    const { page } = await visit(loginPath('admin'), 'en-GB', { waitForApp: false });
-    const chunk = await loseChunk(page, 'region-step');
-    await appReady(page);
+    const loss = loseChunk('region-step');
+    const chunk = loss.state;
+    const { page } = await visit(loginPath('admin'), 'en-GB', { prepare: loss.prepare });
     await fillLogin(page, 'maria@demo.test', PASSWORD);
     expect(await text(page, '[role=alert]')).toBe(en.errors.connection);
     chunk.lost = false;
