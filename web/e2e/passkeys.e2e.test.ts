@@ -173,13 +173,13 @@ describe('passkeys in a real browser (virtual authenticator) against two regions
       expectPasswordless(requests.slice(before), region);
 
       if (twoFactor) {
-        // The passkey instead of the emailed code (the autofill is off, or it would sign in at once): no offer
+        // The passkey, offered before any code is sent (the autofill is off, or it would sign in at once): no offer
         // afterwards, since the sign-in used a passkey.
         before = requests.length;
         await page.goto(`${stack.web}${loginPathFor(stack, 'app')}`);
         await fillLogin(page, email, PASSWORD);
         await page.waitForURL(`${stack.web}/login/2fa`);
-        const instead = page.getByRole('button', { name: texts.passkey.useInstead, exact: true });
+        const instead = page.getByRole('button', { name: texts.passkey.useFirst, exact: true });
         await instead.waitFor();
         expect(await axeViolations(page)).toEqual([]);
         await instead.click();

@@ -4,12 +4,15 @@
 // prerendered/login.<language>.html. The host serves the one in the visitor's language for /login (web/deploy),
 // so the form is on screen and can be typed in before any JavaScript has run; the app then hydrates it
 // (src/main.tsx). The copies carry no inline script: the host chose the language, and the translations are
-// preloaded by a plain <link>.
+// preloaded by a plain <link>. One small script of their own (early-press.js) loads first: a press of Log in
+// before the app runs is recorded, and the app replays it.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { type Plugin, type ResolvedConfig, createServer } from 'vite';
 import { type Locale, escapeHtml, readLocales } from './plugin.ts';
+import { prerenderServerConfig } from './prerender-server.ts';
 
 export const PRERENDERED_DIR = 'prerendered';
 
@@ -19,7 +22,13 @@ export const prerenderedLogin = (language: string) => `${PRERENDERED_DIR}/login.
 type RenderLoginScreen = (language: string, translations: Locale) => Promise<string>;
 
 /** The built index.html turned into the prerendered login screen in `language` (`markup` is #root's content). */
-export function loginPage(indexHtml: string, language: string, locale: Locale, markup: string): string {
+export function loginPage(
+  indexHtml: string,
+  language: string,
+  locale: Locale,
+  markup: string,
+  earlyPressSrc?: string,
+): string {
   const steps: [RegExp, (whole: string) => string][] = [
     [/<html lang="[^"]*">/, () => `<html lang="${language}">`],
     [/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(locale.login.title)}</title>`],
@@ -28,7 +37,9 @@ export function loginPage(indexHtml: string, language: string, locale: Locale, m
     [/\s*<script>[\s\S]*?<\/script>/, () => ''],
     [
       /<\/title>/,
-      (end) => `${end}\n    <link rel="preload" as="fetch" crossorigin="anonymous" href="/locales/${language}.json" />`,
+      (end) =>
+        `${end}\n    <link rel="preload" as="fetch" crossorigin="anonymous" href="/locales/${language}.json" />` +
+        (earlyPressSrc ? `\n    <script async src="${earlyPressSrc}"></script>` : ''),
     ],
     [
       /<div id="root">[\s\S]*<\/div>(?=\s*<\/body>)/,
@@ -45,23 +56,28 @@ export function loginPage(indexHtml: string, language: string, locale: Locale, m
 
 /** Loads web/src/prerender.tsx through Vite's server-side module runner, with the build's mode and settings. */
 async function withRenderer(config: ResolvedConfig, use: (render: RenderLoginScreen) => Promise<void>) {
-  const server = await createServer({
-    configFile: false,
-    root: config.root,
-    mode: config.mode,
-    envDir: config.envDir,
-    logLevel: 'error',
-    plugins: [react()],
-    appType: 'custom',
-    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
-    optimizeDeps: { noDiscovery: true, include: [] },
-  });
+  const server = await createServer({ ...prerenderServerConfig(config), plugins: [react()] });
   try {
     const module = (await server.ssrLoadModule('/src/prerender.tsx')) as { renderLoginScreen: RenderLoginScreen };
     await use(module.renderLoginScreen);
   } finally {
     await server.close();
   }
+}
+
+/**
+ * Writes web/shell/early-press.js (without its leading comment) into the build's assets under a name that carries
+ * its hash, as the bundle's own files (served as immutable); answers its address.
+ */
+function writeEarlyPressScript(outDir: string): string {
+  const source = readFileSync(join(import.meta.dirname, 'early-press.js'), 'utf8')
+    .replace(/^\/\*[\s\S]*?\*\/\s*/, '')
+    .trim();
+  const hash = createHash('sha256').update(source).digest('base64url').slice(0, 8);
+  const file = `assets/early-press-${hash}.js`;
+  mkdirSync(join(outDir, 'assets'), { recursive: true });
+  writeFileSync(join(outDir, file), `${source}\n`);
+  return `/${file}`;
 }
 
 export function prerenderLogin(): Plugin {
@@ -79,10 +95,14 @@ export function prerenderLogin(): Plugin {
         const outDir = options.dir ?? config.build.outDir;
         const indexHtml = readFileSync(join(outDir, 'index.html'), 'utf8');
         mkdirSync(join(outDir, PRERENDERED_DIR), { recursive: true });
+        const earlyPress = writeEarlyPressScript(outDir);
         await withRenderer(config, async (render) => {
           for (const [language, locale] of Object.entries(readLocales())) {
             const markup = await render(language, locale);
-            writeFileSync(join(outDir, prerenderedLogin(language)), loginPage(indexHtml, language, locale, markup));
+            writeFileSync(
+              join(outDir, prerenderedLogin(language)),
+              loginPage(indexHtml, language, locale, markup, earlyPress),
+            );
           }
         });
       },

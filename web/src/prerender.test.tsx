@@ -85,3 +85,50 @@ test('a prerendered /login reached without an allowed redirect still hydrates cl
   expect(mismatches).toEqual([]);
   await screen.findByRole('heading', { name: en.invalidRedirect.title });
 });
+
+describe('a press of Log in before the app runs (issue 46 §2)', () => {
+  /** Runs the prerendered page's early-press script (web/shell/early-press.js), as the page loads it before the app. */
+  function runEarlyPressScript() {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { readFileSync } = require('node:fs') as typeof import('node:fs');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { join } = require('node:path') as typeof import('node:path');
+    new Function(readFileSync(join(__dirname, '..', 'shell', 'early-press.js'), 'utf8'))();
+  }
+
+  afterEach(() => document.documentElement.removeAttribute('data-early-press'));
+
+  test.each([
+    ['a click on Log in', () => fireEvent.click(screen.getByRole('button', { name: en.login.submit }))],
+    ['Enter in the password field', () => fireEvent.keyDown(field('password'), { key: 'Enter' })],
+  ])(
+    '%s is recorded by the page and replayed once the app has taken it over: the sign-in starts',
+    async (_name, press) => {
+      const sent = jest.fn(() => new Promise<Response>(() => undefined));
+      globalThis.fetch = sent as typeof fetch;
+      const { mismatches } = await hydrate('en', loginPath(), () => {
+        runEarlyPressScript();
+        field('email').value = 'anna@demo.test';
+        field('password').value = 'typed-before';
+        press();
+        // The browser itself submits nothing: the prerendered button is a plain button.
+        expect(sent).not.toHaveBeenCalled();
+      });
+      expect(mismatches).toEqual([]);
+      await waitFor(() => expect(sent).toHaveBeenCalled());
+      expect(document.documentElement.hasAttribute('data-early-press')).toBe(false);
+    },
+  );
+
+  test('without an early press, the app that takes the form over submits nothing by itself', async () => {
+    const sent = jest.fn(() => new Promise<Response>(() => undefined));
+    globalThis.fetch = sent as typeof fetch;
+    await hydrate('en', loginPath(), () => {
+      runEarlyPressScript();
+      field('email').value = 'anna@demo.test';
+      field('password').value = 'typed-before';
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sent.mock.calls.filter((call) => String((call as unknown[])[0]).includes('/probes/'))).toEqual([]);
+  });
+});

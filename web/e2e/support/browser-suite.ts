@@ -52,7 +52,7 @@ export function browserSuite(
     options.prepare?.();
     [stack, browser] = await Promise.all([startStack(options.stack), launchChromium()]);
     ready(stack);
-  }, 240_000);
+  }, 300_000);
 
   const violations: string[] = [];
   afterEach(async () => {

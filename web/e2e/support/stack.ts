@@ -141,7 +141,7 @@ export async function startStack(options: { devIdp?: boolean } = {}): Promise<St
     );
     await Promise.all([
       ...regions.map(({ region, spawned }) =>
-        waitForHttp(`${region.url.replace('localhost', '127.0.0.1')}/healthz`, spawned, 90_000),
+        waitForHttp(`${region.url.replace('localhost', '127.0.0.1')}/healthz`, spawned, 200_000),
       ),
       waitForHttp(`${demo.replace('localhost', '127.0.0.1')}/app/login`, demoPlatform, 20_000),
       ...(devIdp ? [waitForHttp(`${idp}/.well-known/openid-configuration`, devIdp, 20_000)] : []),

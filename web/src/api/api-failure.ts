@@ -88,3 +88,12 @@ export function latestUnavailable(failures: readonly ApiFailure[]): ApiFailure {
   const until = (failure: ApiFailure) => Date.parse(failure.unavailableUntil ?? '') || 0;
   return failures.reduce((latest, failure) => (until(failure) > until(latest) ? failure : latest));
 }
+
+/**
+ * Of several rate-limited answers, the one that lets a call through first (those that name no time count last):
+ * the moment something can change for the user.
+ */
+export function earliestUnavailable(failures: readonly ApiFailure[]): ApiFailure {
+  const until = (failure: ApiFailure) => Date.parse(failure.unavailableUntil ?? '') || Number.POSITIVE_INFINITY;
+  return failures.reduce((earliest, failure) => (until(failure) < until(earliest) ? failure : earliest));
+}

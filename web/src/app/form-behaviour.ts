@@ -1,6 +1,9 @@
 import type { FormikProps } from 'formik';
 import { type ChangeEvent, type FocusEvent, type FormEvent, useRef } from 'react';
+import type { Message } from '../i18n/failure-messages';
 import { type TranslationKey, fromFormError } from '../i18n/keys';
+import { CONNECTION } from './load-code';
+import { CODE_NOT_LOADED } from './schema-validation';
 
 type FieldEvent = ChangeEvent<HTMLInputElement | HTMLSelectElement>;
 type LeaveEvent = FocusEvent<HTMLInputElement | HTMLSelectElement>;
@@ -10,6 +13,11 @@ export interface FormBehaviour<Values> {
   values: Values;
   submitCount: number;
   isSubmitting: boolean;
+  /**
+   * "Check your connection and try again" after a submit attempt whose validation code could not be fetched
+   * (schema-validation.ts): the attempt is over, and the next press loads it again.
+   */
+  notLoaded: Message | null;
   /** The message key to show on a field: after a submit attempt, or once the user changed the field and left it. */
   shownError: (field: keyof Values) => TranslationKey | undefined;
   setFieldValue: (field: keyof Values & string, value: string) => void;
@@ -63,6 +71,7 @@ export function useFormBehaviour<Values extends Record<string, string>>(
     values: form.values,
     submitCount: form.submitCount,
     isSubmitting: form.isSubmitting,
+    notLoaded: form.submitCount > 0 && CODE_NOT_LOADED in form.errors ? CONNECTION : null,
     shownError: (field) => {
       const error = form.errors[field];
       if (typeof error !== 'string') return undefined;

@@ -41,3 +41,17 @@ export function typedBeforeHydration(id: string): string {
 /** Whether the user is already in a field or on a control (she clicked or tabbed there before the app took over). */
 export const userIsOnTheForm = (): boolean =>
   Boolean(document.activeElement && document.activeElement !== document.body);
+
+/** The attribute the prerendered login screen's early-press script (web/shell/early-press.js) sets on <html>. */
+export const EARLY_PRESS_ATTRIBUTE = 'data-early-press';
+
+/**
+ * Whether the user pressed Log in (or Enter in a field) before the app took the prerendered form over; answered
+ * once (the mark is removed), so the press is replayed once.
+ */
+export function pressedBeforeHydration(): boolean {
+  const root = document.documentElement;
+  if (!root.hasAttribute(EARLY_PRESS_ATTRIBUTE)) return false;
+  root.removeAttribute(EARLY_PRESS_ATTRIBUTE);
+  return true;
+}

@@ -30,9 +30,19 @@ export function rateLimitedMessage(failure: ApiFailure): Message {
  */
 export const BUSY: Message = { key: 'errors.busy' };
 
-/** Spec section 8, login screen. INVALID_CREDENTIALS is shown on both fields, the rest above the form. */
+/**
+ * The service could not answer (a proxy's 502 or 504, a 503 without Retry-After, a 500): nothing the user did was
+ * wrong, so never "Wrong login", which sends people to reset a password that is fine.
+ */
+export const UNAVAILABLE: Message = { key: 'errors.unavailable' };
+
+/**
+ * Spec section 8, login screen. INVALID_CREDENTIALS is shown on both fields, the rest above the form. The spec's
+ * "any other error" (Wrong login) is for real 4xx answers; a 5xx answer says the service is unavailable.
+ */
 export function loginFailureMessage(failure: ApiFailure): Message {
   if (failure.shed) return BUSY;
+  if (failure.httpStatus >= 500) return UNAVAILABLE;
   switch (failure.code) {
     case 'INVALID_CREDENTIALS':
       return { key: 'errors.invalidCredentials' };

@@ -103,6 +103,15 @@ describe('error codes to messages', () => {
     expect(loginFailureMessage(new ApiFailure(code, 400)).key).toBe(key);
   });
 
+  test.each([
+    ['a proxy in front of the region (502, no envelope)', 'UNEXPECTED_RESPONSE', 502],
+    ['a 503 without Retry-After', 'SERVICE_UNAVAILABLE', 503],
+    ['a gateway timeout (504)', 'UNEXPECTED_RESPONSE', 504],
+    ['a server error (500)', 'INTERNAL_SERVER_ERROR', 500],
+  ] as const)('on the login screen, %s says the service is unavailable, never Wrong login', (_name, code, status) => {
+    expect(loginFailureMessage(new ApiFailure(code, status))).toEqual({ key: 'errors.unavailable' });
+  });
+
   test('on the login screen, 429 with unavailableUntil carries the end of the wait, in client time', () => {
     const until = Date.now() + 60_000;
     const message = loginFailureMessage(new ApiFailure('TOO_MANY_REQUESTS', 429, new Date(until).toISOString(), -5000));

@@ -96,18 +96,26 @@ test('when both regions are available, answers both in configuration order', asy
   ]);
 });
 
-test('when a region answers 429, throws TOO_MANY_REQUESTS with the latest unavailableUntil', async () => {
+test('when every region answers 429, throws TOO_MANY_REQUESTS with the earliest unavailableUntil: a region where the account does not exist (7 minutes in Brazil) does not lengthen the wait of the one that holds it (45 s in Europe)', async () => {
   byHost(
-    () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:00:00.000Z' }),
-    () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:05:00.000Z' }),
+    () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:00:45.000Z' }),
+    () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:07:00.000Z' }),
   );
   const failure = await probeRegions(input).catch((error: unknown) => error);
   expect(failure).toBeInstanceOf(ApiFailure);
   expect(failure).toMatchObject({
     code: 'TOO_MANY_REQUESTS',
     httpStatus: 429,
-    unavailableUntil: '2030-01-01T10:05:00.000Z',
+    unavailableUntil: '2030-01-01T10:00:45.000Z',
   });
+});
+
+test('when every region answers 429 and only the later one names its time, throws that time rather than none', async () => {
+  byHost(
+    () => apiError(429, 'TOO_MANY_REQUESTS'),
+    () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:07:00.000Z' }),
+  );
+  await expect(probeRegions(input)).rejects.toMatchObject({ unavailableUntil: '2030-01-01T10:07:00.000Z' });
 });
 
 test('when one region is available and another rate limits, answers the available region', async () => {
@@ -118,12 +126,15 @@ test('when one region is available and another rate limits, answers the availabl
   await expect(probeRegions(input)).resolves.toEqual([{ region: 'eu-north-1', baseUrl: EUROPE }]);
 });
 
-test('when one region answers that the credentials do not match and another is locked (429), answers no region: the lock never reaches this user', async () => {
+test('when the region that holds the account is locked (429) and another answers that it does not know the credentials, throws the lock with its wait: "incorrect" would send her to reset a password that is fine', async () => {
   byHost(
-    () => probeReply('eu-north-1', false),
-    () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:00:00.000Z' }),
+    () => apiError(429, 'TOO_MANY_REQUESTS', { unavailableUntil: '2030-01-01T10:00:45.000Z' }),
+    () => probeReply('sa-east-1', false, BRAZIL),
   );
-  await expect(probeRegions(input)).resolves.toEqual([]);
+  await expect(probeRegions(input)).rejects.toMatchObject({
+    code: 'TOO_MANY_REQUESTS',
+    unavailableUntil: '2030-01-01T10:00:45.000Z',
+  });
 });
 
 test('when the only region asked (academy) answers 429, throws TOO_MANY_REQUESTS: every region asked refused', async () => {

@@ -1,4 +1,4 @@
-import { ApiFailure, latestUnavailable } from '../api/api-failure';
+import { ApiFailure, earliestUnavailable } from '../api/api-failure';
 import { clientFor } from '../api/client';
 import { probeHash } from '../api/probe-hash';
 import type { RegionTarget } from '../config/config';
@@ -23,12 +23,13 @@ export interface ProbeInput {
  * Returns the regions that answered available (empty: wrong email or password). A region that is rate limiting
  * or unreachable does not stop a sign-in another region accepts. When no region is available (spec section 4,
  * step 3):
- * - every region asked refused with 429: throws TOO_MANY_REQUESTS (the latest unavailableUntil wins);
  * - a region could not answer at all: throws that failure (the account may live there, so "incorrect" would be a
  *   guess);
- * - otherwise some region answered that the credentials do not match: empty, "Email or password is incorrect".
- *   A lock in a region that does not hold the account (its probes count as failures there) never reaches the
- *   user of another region.
+ * - a region refused with 429: throws TOO_MANY_REQUESTS with the earliest unavailableUntil of the regions that
+ *   refused. The account may live in a region that refused, so "incorrect" would be a guess too; and a region
+ *   that answered cannot answer otherwise after a wait, nor can a region where the account does not exist
+ *   (its lock, if any, must not lengthen the wait shown: the earliest moment a region can answer is shown);
+ * - otherwise every region answered that the credentials do not match: empty, "Email or password is incorrect".
  */
 export async function probeRegions({ email, password, clientType, targets }: ProbeInput): Promise<AvailableRegion[]> {
   const hash = await hashEmail(email);
@@ -54,9 +55,9 @@ export async function probeRegions({ email, password, clientType, targets }: Pro
     available.push({ region: outcome.value.region, baseUrl: outcome.value.baseUrl });
   }
   if (available.length > 0) return available;
-  const rateLimited = failures.filter((failure) => failure.code === 'TOO_MANY_REQUESTS');
-  if (rateLimited.length > 0 && rateLimited.length === probed.length) throw latestUnavailable(rateLimited);
   const unanswered = failures.find((failure) => failure.code !== 'TOO_MANY_REQUESTS');
   if (unanswered) throw unanswered;
+  const rateLimited = failures.filter((failure) => failure.code === 'TOO_MANY_REQUESTS');
+  if (rateLimited.length > 0) throw earliestUnavailable(rateLimited);
   return available;
 }

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { asFailure } from '../../api/api-failure';
 import { useFormBehaviour } from '../../app/form-behaviour';
-import { typedBeforeHydration, useHydrating, userIsOnTheForm } from '../../app/hydration';
+import { pressedBeforeHydration, typedBeforeHydration, useHydrating, userIsOnTheForm } from '../../app/hydration';
 import { byId, useStepEntry } from '../../app/announcer';
+import { CONNECTION, CodeNotLoaded, loadCode } from '../../app/load-code';
 import { lazySchema } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
 import { useFormAlert } from '../../app/use-form-alert';
@@ -67,11 +68,13 @@ export function LoginForm({
         const credentials = { email: values.email.trim(), password: values.password };
         storeEmail(credentials.email);
         try {
-          const { probeRegions, signInAt } = await import('../../login/sign-in-flow');
+          const { probeRegions, signInAt } = await loadCode(() => import('../../login/sign-in-flow'));
           const regions = await probeRegions({ ...credentials, clientType: readClientType(), targets: config.regions });
           if (regions.length === 0) {
             setCredentialsError({ key: 'errors.invalidCredentials' });
           } else if (regions.length > 1) {
+            // The step's code first: a step that cannot load leaves this form with a message, not a broken page.
+            await loadCode(() => import('./region-step'));
             onSeveralRegions(regions, credentials);
           } else {
             const step = await signInAt(regions[0], credentials.email, credentials.password, config.redirectAllowList);
@@ -79,6 +82,7 @@ export function LoginForm({
             onNextStep(step);
           }
         } catch (error) {
+          if (error instanceof CodeNotLoaded) return setAlert(CONNECTION);
           const message = loginFailureMessage(asFailure(error));
           if (message.key === 'errors.invalidCredentials') setCredentialsError(message);
           else setAlert(message);
@@ -88,20 +92,30 @@ export function LoginForm({
   );
 
   const { values, submitCount, isSubmitting } = form;
+  const shownAlert = alert ?? form.notLoaded;
   const hydrating = useHydrating();
   // This form took over the build's prerendered one: what the user typed before the app ran is in the fields (React
   // leaves it there), and becomes the form's values once hydrated; else the email of this sign-in, if any.
   const [prerendered] = useState(hydrating);
   const { setFieldValue } = form;
+  // A press of Log in before the app ran (recorded by the prerendered page's early-press script): submitted once
+  // the typed values are the form's.
+  const [replay, setReplay] = useState(false);
   useLayoutEffect(() => {
     if (!prerendered) return;
     const email = typedBeforeHydration(FIELD_IDS.email) || readEmail();
     const password = typedBeforeHydration(FIELD_IDS.password);
     if (email) setFieldValue('email', email);
     if (password) setFieldValue('password', password);
+    if (pressedBeforeHydration()) setReplay(true);
     // Once, right after hydration: later renders own the fields.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [prerendered]);
+  useEffect(() => {
+    if (!replay) return;
+    setReplay(false);
+    void form.handleSubmit();
+  }, [replay, form]);
   const [platform] = useState(() => platformOf(readRedirectUrl(), readClientType()));
   // Before a submit attempt a new error is announced by its field; after one, the focus moves to the first field
   // in error, which reads it: a live region as well would say it again (twice more for the credentials error).
@@ -153,9 +167,9 @@ export function LoginForm({
           </p>
         )
       )}
-      {alert && (
+      {shownAlert && (
         <Alert focus>
-          <MessageText message={alert} />
+          <MessageText message={shownAlert} />
         </Alert>
       )}
       <EmailInput
@@ -199,7 +213,17 @@ export function LoginForm({
       <p className="divider">
         <span>{t('login.or')}</span>
       </p>
-      <Button type="button" variant="secondary" icon="key" onClick={() => onSso(values)}>
+      <Button
+        type="button"
+        variant="secondary"
+        icon="key"
+        onClick={() =>
+          void loadCode(() => import('./sso-step')).then(
+            () => onSso(values),
+            () => setAlert(CONNECTION),
+          )
+        }
+      >
         {t('login.sso')}
       </Button>
       <PasskeySignIn onNextStep={onNextStep} onAlert={setAlert} disabled={waiting} />

@@ -268,7 +268,7 @@ describe('/login', () => {
     );
   });
 
-  test('when Europe answers that the credentials do not match and Brazil is locked (429), shows Email or password is incorrect, not Too many attempts', async () => {
+  test('when Europe answers that the credentials do not match and Brazil is locked (429), shows the wait: the account may live in Brazil, and "incorrect" would be a guess', async () => {
     const until = new Date(Date.now() + 15 * 60_000).toISOString();
     fakeApi((call) =>
       call.url.origin === EUROPE
@@ -277,8 +277,20 @@ describe('/login', () => {
     );
     const { user } = renderApp(loginPath());
     await fillIn(user, 'anna@demo.test', 'Typo-Password-1!');
-    expect(await screen.findAllByText('Email or password is incorrect')).toHaveLength(2);
-    expect(screen.queryByText(/Too many attempts/)).toBeNull();
+    expect((await screen.findByRole('alert')).textContent).toMatch(/^Too many attempts\. Please wait (15|14) minutes/);
+    expect(screen.queryByText('Email or password is incorrect')).toBeNull();
+  });
+
+  test.each([
+    ['a proxy answers 502 with its own page', () => ({ status: 502, body: '<html>Bad Gateway</html>' })],
+    ['the region answers 503 without Retry-After', () => apiError(503, 'SERVICE_UNAVAILABLE')],
+  ])('when %s to session creation, says the service is unavailable, never Wrong login', async (_name, reply) => {
+    fakeApi(europeOnly(reply as Route));
+    const { user } = renderApp(loginPath());
+    await fillIn(user, 'anna@demo.test', 'secret');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The service is unavailable right now. Please try again in a moment.',
+    );
   });
 
   test('when session creation answers 429 for minutes, says how many minutes to wait', async () => {

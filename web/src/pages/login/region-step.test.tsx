@@ -83,7 +83,7 @@ describe('region step', () => {
   });
 
   test('when session creation fails in the chosen region, shows Wrong login on the region step', async () => {
-    fakeApi(bothRegions(() => apiError(500, 'INTERNAL_SERVER_ERROR')));
+    fakeApi(bothRegions(() => apiError(403, 'FORBIDDEN')));
     const { user } = await reachRegionStep();
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Region' }), 'Brazil');
     await user.click(screen.getByRole('button', { name: 'Continue' }));

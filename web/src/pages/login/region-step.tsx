@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { asFailure } from '../../api/api-failure';
 import { useFormBehaviour } from '../../app/form-behaviour';
 import { byId, useStepEntry } from '../../app/announcer';
+import { CONNECTION, CodeNotLoaded, loadCode } from '../../app/load-code';
 import { lazySchema } from '../../app/schema-validation';
 import { useFocusFirstError } from '../../app/use-focus-first-error';
 import { useFormAlert } from '../../app/use-form-alert';
@@ -42,18 +43,19 @@ export default function RegionStep({ regions, credentials, onBack, onNextStep }:
         const target = regions.find((candidate) => candidate.region === region);
         if (!target) return;
         try {
-          const { signInAt } = await import('../../login/sign-in-flow');
+          const { signInAt } = await loadCode(() => import('../../login/sign-in-flow'));
           const step = await signInAt(target, credentials.email, credentials.password, config.redirectAllowList);
           setLeaving(step.kind === 'redirect');
           onNextStep(step);
         } catch (error) {
-          setAlert(loginFailureMessage(asFailure(error)));
+          setAlert(error instanceof CodeNotLoaded ? CONNECTION : loginFailureMessage(asFailure(error)));
         }
       },
     }),
   );
 
   const errorKey = form.shownError('region');
+  const shownAlert = alert ?? form.notLoaded;
   useFocusFirstError(form.submitCount, form.isSubmitting, errorKey ? ['region'] : []);
 
   return (
@@ -78,9 +80,9 @@ export default function RegionStep({ regions, credentials, onBack, onNextStep }:
         </h1>
       </div>
       <p>{t('region.description')}</p>
-      {alert && (
+      {shownAlert && (
         <Alert focus>
-          <MessageText message={alert} />
+          <MessageText message={shownAlert} />
         </Alert>
       )}
       <Select

@@ -107,6 +107,7 @@ function SsoEmailForm({
     }),
   );
   const { values, submitCount, isSubmitting } = form;
+  const shownAlert = alert ?? form.notLoaded;
   useEffect(clear, [values.email, clear]);
 
   const errorKey = form.shownError('email');
@@ -129,9 +130,9 @@ function SsoEmailForm({
         </h1>
       </div>
       <p>{t('sso.description')}</p>
-      {alert && (
+      {shownAlert && (
         <Alert focus>
-          <MessageText message={alert} />
+          <MessageText message={shownAlert} />
         </Alert>
       )}
       <EmailInput
@@ -175,6 +176,7 @@ function SsoRegionChoice({ email, targets, onBack }: { email: string; targets: S
     }),
   );
   const errorKey = form.shownError('region');
+  const shownAlert = problem ?? form.notLoaded;
   useFocusFirstError(form.submitCount, form.isSubmitting, errorKey ? ['sso-region'] : []);
 
   return (
@@ -193,9 +195,9 @@ function SsoRegionChoice({ email, targets, onBack }: { email: string; targets: S
         </h1>
       </div>
       <p>{t('sso.regionDescription')}</p>
-      {problem && (
+      {shownAlert && (
         <Alert focus>
-          <MessageText message={problem} />
+          <MessageText message={shownAlert} />
         </Alert>
       )}
       <Select

@@ -102,12 +102,14 @@ describe('/reset-password', () => {
     );
   });
 
-  test('after the change, a tab that came through /login gets a link back to it', async () => {
+  test('after the change, a tab that came through /login gets a link back to it, and the text does not send her back to the platform beside it', async () => {
     window.sessionStorage.setItem('signIn.redirectUrl', REDIRECT);
     fakeApi(api());
     const { user } = renderApp(resetPath);
     await fillIn(user, GOOD);
     expect((await screen.findByRole('link', { name: 'Go to login' })).getAttribute('href')).toBe('/login');
+    expect(screen.getByText('From now on, log in with your new password.')).toBeTruthy();
+    expect(screen.queryByText(/Go back to the platform/)).toBeNull();
   });
 
   test.each([

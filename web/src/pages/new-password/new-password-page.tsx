@@ -70,6 +70,15 @@ const EXPLANATIONS: Record<PasswordLinkKind, Record<TokenOutcome, TranslationKey
   },
 };
 
+/**
+ * The explanation of a password set or reset beside a button that leads to a login: the button is the way there,
+ * so the text does not send her back to the platform as well.
+ */
+const DONE_WITH_LOGIN: Record<PasswordLinkKind, TranslationKey> = {
+  set: 'newPassword.doneSetHere',
+  reset: 'newPassword.doneResetHere',
+};
+
 const WARNINGS: readonly View['kind'][] = ['check-failed', 'invalid', 'expired', 'used'];
 
 /**
@@ -167,12 +176,29 @@ export function NewPasswordPage({ linkKind }: { linkKind: PasswordLinkKind }) {
       )}
       {(view.kind === 'done' || view.kind === 'invalid' || view.kind === 'expired' || view.kind === 'used') && (
         <>
-          <p>{t(EXPLANATIONS[linkKind][view.kind])}</p>
+          <p>
+            {t(
+              view.kind === 'done' && doneLogin(link?.platform)
+                ? DONE_WITH_LOGIN[linkKind]
+                : EXPLANATIONS[linkKind][view.kind],
+            )}
+          </p>
           <OutcomeAction linkKind={linkKind} outcome={view.kind} platform={link?.platform} />
         </>
       )}
     </section>
   );
+}
+
+/**
+ * The login a finished password set or reset leads to: the sign-in this tab started, or the login of the platform
+ * an invitation names (when this build allows its login page); null when there is none.
+ */
+function doneLogin(platform?: Platform): { to: string; platform: Platform | null } | null {
+  if (isAllowedRedirect(readRedirectUrl(), config.redirectAllowList)) return { to: '/login', platform: null };
+  const loginPage = platform ? loginPageOf(platform, config.redirectAllowList) : null;
+  if (!platform || !loginPage) return null;
+  return { to: `/login?redirectUrl=${encodeURIComponent(loginPage)}`, platform };
 }
 
 /** Where the user can go next: a new reset link, the password reset, or the login this tab started. */
@@ -188,20 +214,15 @@ function OutcomeAction({
 }) {
   const { t } = useTranslation();
   if (outcome === 'done') {
-    // A tab that came through /login returns to the sign-in it started.
-    if (isAllowedRedirect(readRedirectUrl(), config.redirectAllowList)) {
-      return (
-        <Link className="button button--primary" to="/login">
-          {t('newPassword.toLogin')}
-        </Link>
-      );
-    }
-    // An invitation names the platform she was invited to: a sign-in there, if this build allows its login page.
-    const loginPage = platform ? loginPageOf(platform, config.redirectAllowList) : null;
-    if (!platform || !loginPage) return null;
+    // A tab that came through /login returns to the sign-in it started; an invitation leads to the login of the
+    // platform she was invited to.
+    const login = doneLogin(platform);
+    if (!login) return null;
     return (
-      <Link className="button button--primary" to={`/login?redirectUrl=${encodeURIComponent(loginPage)}`}>
-        {t('newPassword.toPlatform', { platform: t(`platform.${platform}`) })}
+      <Link className="button button--primary" to={login.to}>
+        {login.platform
+          ? t('newPassword.toPlatform', { platform: t(`platform.${login.platform}`) })
+          : t('newPassword.toLogin')}
       </Link>
     );
   }

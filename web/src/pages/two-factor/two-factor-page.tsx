@@ -37,7 +37,7 @@ import {
 import { useFollowNextStep } from '../../app/follow-next-step';
 import { codeSchema } from './code-schema';
 import { MAX_WRONG_TRIES, useOtpChallenge } from './use-otp-challenge';
-import { usePasskeyFactor } from './use-passkey-factor';
+import { offersPasskeyFirst, usePasskeyFactor } from './use-passkey-factor';
 
 export function TwoFactorPage() {
   const [pending] = useState(readPendingSession);
@@ -66,7 +66,9 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   const translate = useMessage();
   const navigate = useNavigate();
   const followNextStep = useFollowNextStep();
-  const challenge = useOtpChallenge(pending);
+  // A user with a passkey this device can use is offered it first; the code is sent when she asks for one.
+  const [passkeyFirst] = useState(() => offersPasskeyFirst(pending));
+  const challenge = useOtpChallenge(pending, passkeyFirst);
   const [verifyProblem, setVerifyProblem] = useState<Message | null>(null);
   const [verifyBlockedUntil, setVerifyBlockedUntil] = useState<number | null>(null);
   // Locked until a password reset (30 wrong codes): the way on is the reset, not a wait.
@@ -74,7 +76,14 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   const [expiredCode, setExpiredCode] = useState<number | null>(null);
   const [verifyEnded, setVerifyEnded] = useState(false);
   const [leaving, setLeaving] = useState(false);
-  const passkey = usePasskeyFactor(pending, () => setVerifyEnded(true));
+  const passkey = usePasskeyFactor(
+    pending,
+    () => setVerifyEnded(true),
+    () => void (challenge.sent || challenge.request('email', false)),
+  );
+  // Nothing sent yet, and the passkey on offer: the page asks her to choose.
+  const choosing =
+    passkeyFirst && passkey.available && !challenge.sent && !challenge.requesting && !challenge.sentRecently;
   const title = challenge.channel === 'email' ? t('twoFactor.titleEmail') : t('twoFactor.titleSms');
   useDocumentTitle(title);
 
@@ -136,7 +145,11 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   const deadKey = usedUp ? 'twoFactor.codeUsedUp' : codeExpired ? 'twoFactor.codeExpired' : null;
   const error = schemaError ? t(schemaError) : deadKey ? t(deadKey) : translate(verifyProblem);
   useFocusFirstError(form.submitCount, form.isSubmitting, error ? ['code'] : []);
-  useStepEntry(title, byId(sessionEnded ? 'two-factor-ended' : 'code'), useMovedHere());
+  useStepEntry(
+    title,
+    byId(sessionEnded ? 'two-factor-ended' : passkeyFirst ? 'two-factor-title' : 'code'),
+    useMovedHere(),
+  );
 
   const resendLeft = useCountdown(challenge.resendAt);
   const resendUnavailable = challenge.requesting || resendLeft > 0;
@@ -181,13 +194,26 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
                 ? t('twoFactor.sentTo', { destination: challenge.sent.sentTo })
                 : challenge.sentRecently && challenge.limitUntil === null
                   ? t('twoFactor.sentRecently')
-                  : challenge.requesting && t('twoFactor.sending')}
+                  : challenge.requesting
+                    ? t('twoFactor.sending')
+                    : choosing && t('twoFactor.passkeyFirst')}
             </p>
             {challenge.alert && <Alert>{translate(challenge.alert)}</Alert>}
             {passkey.problem && (
               <Alert focus>
                 <MessageText message={passkey.problem} />
               </Alert>
+            )}
+            {choosing && (
+              <Button
+                id="passkey-second-factor"
+                variant="primary"
+                icon="key"
+                busy={passkey.busy || leaving}
+                onClick={() => void proveWithPasskey()}
+              >
+                {t('passkey.useFirst')}
+              </Button>
             )}
             <TextInput
               id="code"
@@ -221,7 +247,7 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
                 {t('twoFactor.resetPassword')}
               </Link>
             )}
-            {passkey.available && (
+            {passkey.available && !choosing && (
               <Button
                 id="passkey-second-factor"
                 variant="secondary"
@@ -237,9 +263,9 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
                 variant="tertiary"
                 icon="mail"
                 disabled={resendUnavailable}
-                onClick={() => void challenge.request('email', true)}
+                onClick={() => void challenge.request('email', !choosing)}
               >
-                {t('twoFactor.resendEmail')}
+                {t(choosing ? 'twoFactor.sendEmail' : 'twoFactor.resendEmail')}
               </Button>
               {isSmsUnverified(pending.session.factors) && (
                 <Button

@@ -49,10 +49,48 @@ const WITH_PASSKEY = { password: 'verified', otpEmail: 'unverified', passkey: 'u
 
 const passkeyChallenges = (calls: FakeCall[]) =>
   calls.filter((call) => call.url.pathname === challengePath && (call.body as { passkey?: true }).passkey);
-const useInstead = () => screen.findByRole('button', { name: 'Use a passkey instead' });
+/** The passkey button: "Use your passkey" while no code was sent (offered first), "Use a passkey instead" after. */
+const PASSKEY_BUTTON = /^Use (your passkey|a passkey instead)$/;
+const useInstead = () => screen.findByRole('button', { name: PASSKEY_BUTTON });
+const codeRequests = (calls: FakeCall[]) =>
+  calls.filter((call) => call.url.pathname === challengePath && !(call.body as { passkey?: true }).passkey);
 
 beforeEach(() => authenticate.mockReset());
 afterEach(withoutWebAuthn);
+
+describe('/login/2fa: a passkey offered first (issue 46 §4)', () => {
+  test('a user with a passkey this device can use is sent no code on arrival: the passkey is offered first, and a code is sent when she asks for one', async () => {
+    givenWebAuthn();
+    givenPendingSession(WITH_PASSKEY);
+    const { calls } = api();
+    const { user } = renderApp('/login/2fa');
+    const passkey = await screen.findByRole('button', { name: 'Use your passkey' }, FLOW_LOADED);
+    expect(screen.getByText('Confirm it is you with your passkey, or ask for a code by email.')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement?.id).toBe('two-factor-title'));
+    // The passkey comes before the code field.
+    expect(passkey.compareDocumentPosition(screen.getByLabelText('Verification code'))).toBe(
+      Node.DOCUMENT_POSITION_FOLLOWING,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(codeRequests(calls)).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Send a code by email' }));
+    await screen.findByText('We sent a 6-digit code to a***@demo.test.');
+    expect(codeRequests(calls).map((call) => call.body)).toEqual([{ otpEmail: true }]);
+    // Now the code is the way on, and the passkey stays on offer beside it.
+    expect(screen.getByRole('button', { name: 'Use a passkey instead' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Resend via email' })).toBeTruthy();
+  });
+
+  test('when the region answers that the passkey is gone, the code is sent then', async () => {
+    givenWebAuthn();
+    givenPendingSession(WITH_PASSKEY);
+    const { calls } = api(() => apiError(400, 'PASSKEY_NOT_REGISTERED'));
+    const { user } = renderApp('/login/2fa');
+    await user.click(await screen.findByRole('button', { name: 'Use your passkey' }, FLOW_LOADED));
+    await screen.findByText('We sent a 6-digit code to a***@demo.test.');
+    expect(codeRequests(calls)).toHaveLength(1);
+  });
+});
 
 describe('/login/2fa: a passkey instead of the code', () => {
   test('when the session says the user has a passkey, offers it; a press asks for the challenge, and the passkey completes the sign-in', async () => {
@@ -109,7 +147,7 @@ describe('/login/2fa: a passkey instead of the code', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'There is no passkey for your account that can be used here. Enter the code instead.',
     );
-    expect(screen.queryByRole('button', { name: 'Use a passkey instead' })).toBeNull();
+    expect(screen.queryByRole('button', { name: PASSKEY_BUTTON })).toBeNull();
     expect(authenticate).not.toHaveBeenCalled();
   });
 
@@ -135,7 +173,7 @@ describe('/login/2fa: a passkey instead of the code', () => {
       'No passkey was used: the request was cancelled, or this device has no passkey for your account. Try again, or enter the code instead.',
     );
     await waitFor(() => expect(document.activeElement).toBe(alert));
-    await user.click(screen.getByRole('button', { name: 'Use a passkey instead' }));
+    await user.click(screen.getByRole('button', { name: PASSKEY_BUTTON }));
     await waitFor(() => expect(authenticate).toHaveBeenCalledTimes(2));
     expect(authenticate.mock.calls.map(([{ optionsJSON }]) => optionsJSON.challenge)).toEqual([
       challengeOf(1),

@@ -42,9 +42,11 @@ export interface OtpChallenge {
 /**
  * The one-time code of the pending session. The first is asked for by email as the page opens, unless this tab
  * already holds one that is still valid (a reload, Back, the logo): asking again would only meet the resend wait
- * (429) or replace the code the user is reading. The server's answer is kept for the tab.
+ * (429) or replace the code the user is reading; or unless `passkeyFirst`: a user who can prove the second factor
+ * with her passkey is offered that first, and a code is sent when she asks for one (docs/decisions.md). The
+ * server's answer is kept for the tab.
  */
-export function useOtpChallenge(pending: PendingSession): OtpChallenge {
+export function useOtpChallenge(pending: PendingSession, passkeyFirst = false): OtpChallenge {
   const { t, i18n } = useTranslation();
   const announce = useAnnounce();
   const [sent, setSent] = useState<StoredChallenge | null>(() => {
@@ -117,8 +119,8 @@ export function useOtpChallenge(pending: PendingSession): OtpChallenge {
     if (started.current) return;
     started.current = true;
     const expired = pending.expiresAt !== undefined && pending.expiresAt <= Date.now();
-    if (!latest.current && !expired) void request('email', false);
-  }, [request, pending]);
+    if (!latest.current && !expired && !passkeyFirst) void request('email', false);
+  }, [request, pending, passkeyFirst]);
 
   return {
     sent,

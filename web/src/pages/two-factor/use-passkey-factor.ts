@@ -24,7 +24,16 @@ export interface PasskeyFactor {
  * user's passkeys and answers it with the ceremony's assertion. When the region answers that there is no passkey
  * (removed since), the option goes.
  */
-export function usePasskeyFactor(pending: PendingSession, onSessionEnded: () => void): PasskeyFactor {
+/** Whether the user can prove the pending second factor with a passkey on this device: offered before a code. */
+export const offersPasskeyFirst = (pending: PendingSession): boolean =>
+  hasPasskeyFactor(pending.session.factors) && browserHasPasskeys();
+
+export function usePasskeyFactor(
+  pending: PendingSession,
+  onSessionEnded: () => void,
+  /** The region answered that the user has no passkey (removed since): the option goes, and a code is needed. */
+  onGone: () => void = () => undefined,
+): PasskeyFactor {
   const hasOne = hasPasskeyFactor(pending.session.factors);
   // Decided after the first render, so the page as first rendered is the same with and without WebAuthn.
   const [available, setAvailable] = useState(false);
@@ -33,6 +42,8 @@ export function usePasskeyFactor(pending: PendingSession, onSessionEnded: () => 
   const [problem, setProblem] = useState<Message | null>(null);
   const ended = useRef(onSessionEnded);
   ended.current = onSessionEnded;
+  const gone = useRef(onGone);
+  gone.current = onGone;
 
   const prove = useCallback(async () => {
     setProblem(null);
@@ -46,7 +57,10 @@ export function usePasskeyFactor(pending: PendingSession, onSessionEnded: () => 
         ended.current();
         return null;
       }
-      if (error instanceof ApiFailure && error.code === NO_PASSKEY_CODE) setAvailable(false);
+      if (error instanceof ApiFailure && error.code === NO_PASSKEY_CODE) {
+        setAvailable(false);
+        gone.current();
+      }
       setProblem(passkeyFailureMessage(error, 'secondFactor'));
       return null;
     } finally {
