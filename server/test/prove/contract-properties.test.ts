@@ -9,6 +9,8 @@
 // independently of the app's own response validation).
 // Bounded: CONTRACT_RUNS generated requests (default 3) and at most CONTRACT_MUTATIONS (default 3) breaking ones
 // per operation, a few hundred requests in all. A failure prints every finding; fast-check prints its seed.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
@@ -253,5 +255,53 @@ describe('the SCIM contract says what the server accepts and requires', () => {
     const ref = new URL(answered[0].$ref);
     expect(ref.pathname).toBe(`/core/v1/scim/v2/Users/${world.A.scimUserId}`);
     expect((await scimGet(ref.pathname.replace('/core/v1/scim/v2', ''))).status).toBe(200);
+  });
+});
+
+describe('the document to generate clients from', () => {
+  test('GET /core/v1/openapi.json serves the bundled contract, self-contained, with the headers of every answer', async () => {
+    const root = join(__dirname, '..', '..', '..');
+    const res = await send(ctx.app, { method: 'get', path: '/core/v1/openapi.json', query: {}, headers: {} });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).toEqual(JSON.parse(readFileSync(join(root, 'generated', 'core-api.bundle.json'), 'utf8')));
+    // Self-contained: every $ref and every discriminator mapping points into the document (a generator reading the
+    // multi-file source resolved createSession's mappings to relative files and typed its body as never).
+    const outside: string[] = [];
+    (function walk(node: unknown, at: string) {
+      if (!node || typeof node !== 'object') return;
+      const n = node as Record<string, any>;
+      const targets = [
+        ...(typeof n.$ref === 'string' ? [n.$ref] : []),
+        ...(n.discriminator?.mapping ? Object.values<string>(n.discriminator.mapping) : []),
+      ];
+      for (const target of targets)
+        if (!target.startsWith('#/') || deref({ $ref: target }) === undefined) outside.push(`${at}: ${target}`);
+      for (const [key, value] of Object.entries(n)) walk(value, `${at}/${key}`);
+    })(res.body, '');
+    expect(outside).toEqual([]);
+    expect(JSON.stringify(res.body.components.schemas.CreateSessionRequest.discriminator)).toContain(
+      '#/components/schemas/',
+    );
+    // The headers every other answer carries.
+    const other = await send(ctx.app, { method: 'get', path: '/core/v1/tenants', query: {}, headers: {} });
+    for (const name of [
+      'content-security-policy',
+      'strict-transport-security',
+      'x-content-type-options',
+      'x-frame-options',
+      'referrer-policy',
+      'x-request-id',
+    ])
+      expect({ name, present: res.headers[name] !== undefined && other.headers[name] !== undefined }).toEqual({
+        name,
+        present: true,
+      });
+    // Outside the contract's operations, and said so; the README names the file to generate from.
+    expect(Object.keys(bundle().paths)).not.toContain('/openapi.json');
+    expect(bundle().info.description).toContain('/core/v1/openapi.json');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme).toContain('generated/core-api.bundle.json');
+    expect(readme).toMatch(/generat\w+ (a )?client/i);
   });
 });
