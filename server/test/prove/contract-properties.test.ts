@@ -236,25 +236,33 @@ describe('the SCIM contract says what the server accepts and requires', () => {
   });
 
   test('/Schemas publishes the $ref of a group member, and a group answers it as the URI of the member', async () => {
-    const scimGet = (path: string) =>
+    const scim = (method: Req['method'], path: string, body?: unknown) =>
       send(ctx.app, {
-        method: 'get',
+        method,
         path: `/core/v1/scim/v2${path}`,
         query: {},
         headers: { authorization: `Bearer ${world.A.apiKey.key}` },
+        ...(body === undefined ? {} : { body, contentType: 'application/scim+json' }),
       });
-    const group = (await scimGet('/Schemas/urn:ietf:params:scim:schemas:core:2.0:Group')).body;
+    const group = (await scim('get', '/Schemas/urn:ietf:params:scim:schemas:core:2.0:Group')).body;
     const members = group.attributes.find((a: { name: string }) => a.name === 'members');
     expect(members.subAttributes.find((s: { name: string }) => s.name === '$ref')).toMatchObject({
       type: 'reference',
       referenceTypes: ['User'],
       multiValued: false,
     });
-    const answered = (await scimGet(`/Groups/${world.A.scimGroupId}`)).body.members;
-    expect(answered).toEqual([expect.objectContaining({ value: world.A.scimUserId, $ref: expect.any(String) })]);
+    // A group of its own: the properties above may have changed the world's groups.
+    const user = (await scim('post', '/Users', { userName: `member-ref-${Date.now()}@example.test` })).body;
+    const created = await scim('post', '/Groups', {
+      displayName: `Member ref ${user.id}`,
+      members: [{ value: user.id }],
+    });
+    expect(created.status).toBe(201);
+    const answered = (await scim('get', `/Groups/${created.body.id}`)).body.members;
+    expect(answered).toEqual([expect.objectContaining({ value: user.id, $ref: expect.any(String) })]);
     const ref = new URL(answered[0].$ref);
-    expect(ref.pathname).toBe(`/core/v1/scim/v2/Users/${world.A.scimUserId}`);
-    expect((await scimGet(ref.pathname.replace('/core/v1/scim/v2', ''))).status).toBe(200);
+    expect(ref.pathname).toBe(`/core/v1/scim/v2/Users/${user.id}`);
+    expect((await scim('get', ref.pathname.replace('/core/v1/scim/v2', ''))).status).toBe(200);
   });
 });
 
