@@ -1665,6 +1665,32 @@ export interface paths {
         patch: operations["patchScimGroup"];
         trace?: never;
     };
+    "/scim/v2/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM users and groups
+         * @description A search from the root (RFC 7644 section 3.4.3): the tenant's users and groups in one list response, users
+         *     first, each with its `meta.resourceType` and projected by its own schema. `filter` takes what either list
+         *     takes (`userName`, `emails.value`, `displayName`, `externalId` or `id` with `eq`); an attribute one resource
+         *     type does not have matches none of its resources (`userName eq "..."` finds users only), and `displayName`
+         *     compares case-insensitively for both. `startIndex` and `count` page through the users, then the groups; at
+         *     most 100 resources are returned. Sorting is not supported. Authenticated with an api key of scope `scim`
+         *     (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        post: operations["searchScimResources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/saml/sp": {
         parameters: {
             query?: never;
@@ -3606,6 +3632,7 @@ export interface components {
          * @description A user to create or the full replacement of one (RFC 7643 section 4.1). `userName` must be an email address:
          *     it is what the user signs in with. Attributes this service does not keep (passwords, addresses, extension
          *     attributes) are accepted and ignored. Some clients send booleans as strings (`"True"`); both are accepted.
+         *     No string may hold U+0000 (NUL).
          * @example {
          *       "schemas": [
          *         "urn:ietf:params:scim:schemas:core:2.0:User"
@@ -3629,6 +3656,10 @@ export interface components {
         ScimUserInput: {
             schemas?: string[];
             externalId?: string;
+            /**
+             * Format: email
+             * @description An email address, with a dot in its domain; no white space.
+             */
             userName: string;
             displayName?: string;
             name?: components["schemas"]["ScimName"];
@@ -3649,10 +3680,9 @@ export interface components {
          *       "schemas": [
          *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
          *       ],
-         *       "filter": "userName eq \"anna@demo.test\"",
-         *       "attributes": [
-         *         "userName",
-         *         "name.givenName"
+         *       "filter": "externalId eq \"6f1c2a9e-0b7d-4c1e-9a55-2d7c3e8f9a10\"",
+         *       "excludedAttributes": [
+         *         "meta"
          *       ],
          *       "startIndex": 1,
          *       "count": 10
@@ -3670,15 +3700,17 @@ export interface components {
          * @description A SCIM PATCH (RFC 7644 section 3.5.2). `op` is add, remove or replace in any letter case (Microsoft Entra ID
          *     sends `Replace`); `path` is an attribute path such as `active`, `name.givenName`,
          *     `emails[type eq "work"].value` or `members[value eq "42"]`; without a path, `value` is an object of attributes.
+         *     A `remove` names its target: without a `path` it answers `400` with `scimType: noTarget` (RFC 7644 section
+         *     3.5.2.2).
          * @example {
          *       "schemas": [
          *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
          *       ],
          *       "Operations": [
          *         {
-         *           "op": "Replace",
-         *           "path": "active",
-         *           "value": "False"
+         *           "op": "replace",
+         *           "path": "externalId",
+         *           "value": "6f1c2a9e-0b7d-4c1e-9a55-2d7c3e8f9a10"
          *         }
          *       ]
          *     }
@@ -3687,7 +3719,7 @@ export interface components {
             schemas?: string[];
             Operations: (({
                 op: string;
-                path?: string;
+                path: string;
                 /** @description For `members`, the members to remove; otherwise ignored. */
                 value?: unknown;
             } & {
@@ -3703,10 +3735,14 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A member of a SCIM group; `value` is the user's SCIM id. */
+        /**
+         * @description A member of a SCIM group; `value` is the user's SCIM id, `$ref` the URI of the user (RFC 7643 section 4.2). In a
+         *     request only `value` counts; `display` and `$ref` are answered from the user.
+         */
         ScimGroupMember: {
             value: string;
             display?: string;
+            $ref?: string;
         } & {
             [key: string]: unknown;
         };
@@ -3771,6 +3807,17 @@ export interface components {
             members?: components["schemas"]["ScimGroupMember"][];
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description A SCIM list response (RFC 7644 section 3.4.2) of Users and Groups (a search from the root);
+         *     `startIndex` is 1-based. Each resource says its type in `meta.resourceType`.
+         */
+        ScimResourceList: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:ListResponse"[];
+            totalResults: number;
+            startIndex: number;
+            itemsPerPage: number;
+            Resources: (components["schemas"]["ScimUser"] | components["schemas"]["ScimGroup"])[];
         };
         /**
          * @description The form an identity provider posts to the assertion consumer service (SAML 2.0 HTTP-POST binding).
@@ -3994,8 +4041,8 @@ export interface components {
          */
         ScimSchemaUrn: string;
         /**
-         * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`
-         *     and `emails.value`. Anything else answers
+         * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`,
+         *     `emails.value` and `displayName` (case-insensitive). Anything else answers
          *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
          *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
          */
@@ -6423,8 +6470,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`
-                 *     and `emails.value`. Anything else answers
+                 * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`,
+                 *     `emails.value` and `displayName` (case-insensitive). Anything else answers
                  *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
                  *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
                  */
@@ -6521,7 +6568,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "userName eq \"anna@demo.test\"",
+                 *       "attributes": [
+                 *         "userName",
+                 *         "name.givenName"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
                 "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "userName eq \"anna@demo.test\"",
+                 *       "attributes": [
+                 *         "userName",
+                 *         "name.givenName"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScimSearchRequest"];
             };
         };
@@ -6682,7 +6757,45 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+                 *       ],
+                 *       "Operations": [
+                 *         {
+                 *           "op": "Replace",
+                 *           "path": "title",
+                 *           "value": "Teacher"
+                 *         },
+                 *         {
+                 *           "op": "Replace",
+                 *           "path": "active",
+                 *           "value": "True"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/scim+json": components["schemas"]["ScimPatchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+                 *       ],
+                 *       "Operations": [
+                 *         {
+                 *           "op": "Replace",
+                 *           "path": "title",
+                 *           "value": "Teacher"
+                 *         },
+                 *         {
+                 *           "op": "Replace",
+                 *           "path": "active",
+                 *           "value": "True"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScimPatchRequest"];
             };
         };
@@ -6804,7 +6917,33 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "displayName eq \"Crisis team\"",
+                 *       "attributes": [
+                 *         "displayName"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
                 "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "displayName eq \"Crisis team\"",
+                 *       "attributes": [
+                 *         "displayName"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScimSearchRequest"];
             };
         };
@@ -6965,7 +7104,43 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+                 *       ],
+                 *       "Operations": [
+                 *         {
+                 *           "op": "replace",
+                 *           "path": "displayName",
+                 *           "value": "Teachers"
+                 *         },
+                 *         {
+                 *           "op": "remove",
+                 *           "path": "members[value eq \"42\"]"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/scim+json": components["schemas"]["ScimPatchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+                 *       ],
+                 *       "Operations": [
+                 *         {
+                 *           "op": "replace",
+                 *           "path": "displayName",
+                 *           "value": "Teachers"
+                 *         },
+                 *         {
+                 *           "op": "remove",
+                 *           "path": "members[value eq \"42\"]"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScimPatchRequest"];
             };
         };
@@ -6983,6 +7158,62 @@ export interface operations {
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             409: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    searchScimResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "displayName eq \"Crisis team\"",
+                 *       "attributes": [
+                 *         "displayName",
+                 *         "meta.resourceType"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
+                "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "displayName eq \"Crisis team\"",
+                 *       "attributes": [
+                 *         "displayName",
+                 *         "meta.resourceType"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScimSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of users and groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResourceList"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
         };
     };

@@ -16,7 +16,8 @@ import { parseByteLimit, rejectOversizedBodies } from './http/overload';
 import { rejectNulCharacters } from './http/reject-nul';
 import { requestLog } from './http/request-log';
 import type { HandlerMap } from './http/operations';
-import { contractView, docsPath } from './http/spec';
+import { bundlePath, contractView, docsPath } from './http/spec';
+import { contractDocumentRoute } from './http/contract-document';
 import { docsRoute } from './http/docs-page';
 import { credentialSchemes, errorRefiners, moduleHandlers } from './modules/registry';
 import type { Services } from './services';
@@ -59,6 +60,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     }
   });
   app.get('/docs', docsRoute(docsPath));
+  // The bundled contract, to generate clients from; outside the contract's operations, like /docs.
+  app.get('/core/v1/openapi.json', contractDocumentRoute(bundlePath));
   // Default avatars for users without a picture (User.imageUrls is never null).
   app.use(
     '/assets',

@@ -57,7 +57,9 @@ describe('SCIM filters', () => {
   test('the error text names each supported attribute once', async () => {
     const res = await rawGet(`/Users?filter=${encodeURIComponent('title eq "x"')}`);
     expect(res.status).toBe(400);
-    expect(res.body.detail).toBe('Unsupported filter; use one of userName, externalId, id, emails.value eq "value"');
+    expect(res.body.detail).toBe(
+      'Unsupported filter; use one of userName, externalId, id, emails.value, displayName eq "value"',
+    );
     const groups = await rawGet(`/Groups?filter=${encodeURIComponent('members eq "x"')}`);
     expect(groups.body.detail).toBe('Unsupported filter; use one of displayName, externalId, id eq "value"');
   });

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { bundlePath } from '../../src/http/spec';
 import type { TestContext } from '../support/context';
 import { createSsoTestContext, ssoTenant } from '../support/enterprise-fixtures';
-import { entraUser, scim, scimKey } from '../support/scim-client';
+import request from 'supertest';
+import { entraUser, scim, scimBase, scimKey } from '../support/scim-client';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -338,7 +339,7 @@ describe('PATCH remove: RFC 7644 section 3.5.2.2', () => {
     const d = await directory();
     const u = await d.user();
     const before = (await d.client.get(`/Users/${u.id}`)).body;
-    for (const path of ['displayName', 'active', 'emails', 'emails[type eq "work"].value', 'userName']) {
+    for (const path of ['emails', 'emails[type eq "work"].value', 'userName']) {
       const res = await d.client.patch(`/Users/${u.id}`, [
         { op: 'replace', path: 'title', value: 'Changed' },
         { op: 'remove', path },
@@ -382,5 +383,166 @@ describe('the contract says what the server accepts', () => {
     expect((await d.client.patch(`/Users/${u.id}`, [{ op: 'replace', path: 'title', value: 'a\u0000b' }])).status).toBe(
       400,
     );
+  });
+});
+
+describe('PATCH remove of what /Schemas publishes as optional: RFC 7644 section 3.5.2.2', () => {
+  test('remove of displayName gives the name the platform derives; remove of active makes the user active, as a PUT without it does', async () => {
+    const d = await directory();
+    const schema = (await d.client.get(`/Schemas/${userUrn}`)).body as { attributes: SchemaAttribute[] };
+    for (const name of ['displayName', 'active'])
+      expect(schema.attributes.find((a) => a.name === name)).toMatchObject({
+        required: false,
+        mutability: 'readWrite',
+      });
+
+    const named = await d.user({ displayName: 'Nickname' });
+    expect(named.displayName).toBe('Nickname');
+    const removed = await d.client.patch(`/Users/${named.id}`, [{ op: 'remove', path: 'displayName' }]);
+    expect(removed.status).toBe(200);
+    expect(removed.body.displayName).toBe('Anna Andersson');
+    expect((await d.client.get(`/Users/${named.id}`)).body.displayName).toBe('Anna Andersson');
+    // Without name parts the name the platform shows is the address, as when a create sends no name at all.
+    const bare = (await d.client.post('/Users', { schemas: [userUrn], userName: d.email(), displayName: 'Only this' }))
+      .body;
+    const bareRemoved = await d.client.patch(`/Users/${bare.id}`, [
+      { op: 'remove', path: 'urn:ietf:params:scim:schemas:core:2.0:User:displayName' },
+    ]);
+    expect(bareRemoved.status).toBe(200);
+    expect(bareRemoved.body.displayName).toBe(bare.userName);
+    // A later operation of the same request still counts.
+    const renamed = await d.client.patch(`/Users/${bare.id}`, [
+      { op: 'remove', path: 'displayName' },
+      { op: 'add', path: 'name.formatted', value: 'Formal Name' },
+    ]);
+    expect(renamed.body.displayName).toBe('Formal Name');
+
+    const member = await d.user();
+    expect(
+      (await d.client.patch(`/Users/${member.id}`, [{ op: 'replace', path: 'active', value: false }])).body.active,
+    ).toBe(false);
+    const reset = await d.client.patch(`/Users/${member.id}`, [{ op: 'remove', path: 'active' }]);
+    expect(reset.status).toBe(200);
+    expect(reset.body.active).toBe(true);
+    expect((await d.client.get(`/Users/${member.id}`)).body.active).toBe(true);
+    // The same as a PUT that leaves active out.
+    await d.client.patch(`/Users/${member.id}`, [{ op: 'replace', path: 'active', value: false }]);
+    const put = await d.client.put(`/Users/${member.id}`, { schemas: [userUrn], userName: member.userName });
+    expect(put.body.active).toBe(true);
+  });
+
+  test('remove without a path answers 400 noTarget on Users and on Groups alike', async () => {
+    const d = await directory();
+    const u = await d.user();
+    const group = (await d.client.post('/Groups', { displayName: 'No target', members: [{ value: u.id }] })).body;
+    for (const path of [`/Users/${u.id}`, `/Groups/${group.id}`])
+      for (const operation of [{ op: 'remove' }, { op: 'Remove', value: [{ value: u.id }] }]) {
+        const res = await d.client.patch(path, [operation]);
+        expect({ path, operation, status: res.status, body: res.body }).toEqual({
+          path,
+          operation,
+          status: 400,
+          body: expect.objectContaining({ schemas: [errorUrn], status: '400', scimType: 'noTarget' }),
+        });
+      }
+    expect((await d.client.get(`/Groups/${group.id}`)).body.members).toEqual([
+      { value: u.id, display: u.displayName, $ref: expect.stringMatching(new RegExp(`/Users/${u.id}$`)) },
+    ]);
+  });
+});
+
+describe('a NUL in a query parameter: RFC 7644 section 3.12', () => {
+  test('in attributes or excludedAttributes it is invalidValue (they are no filter); in filter, invalidFilter', async () => {
+    const d = await directory();
+    const u = await d.user();
+    for (const query of ['attributes=user%00Name', 'excludedAttributes=emails%00', 'attributes=userName&count=1%00']) {
+      for (const path of ['/Users', `/Users/${u.id}`, '/Groups']) {
+        const res = await d.client.get(`${path}?${query}`);
+        expect({ path, query, status: res.status, scimType: res.body.scimType }).toEqual({
+          path,
+          query,
+          status: 400,
+          scimType: 'invalidValue',
+        });
+      }
+    }
+    const filter = await d.client.get('/Users?filter=userName%20eq%20%22a%00%22');
+    expect(filter.status).toBe(400);
+    expect(filter.body.scimType).toBe('invalidFilter');
+  });
+});
+
+describe('search from the root: RFC 7644 section 3.4.3', () => {
+  test('POST /.search answers the users and the groups of the tenant in one list, each with its resourceType', async () => {
+    const d = await directory();
+    const other = await directory();
+    await other.user();
+    await other.client.post('/Groups', { displayName: 'Elsewhere' });
+    const a = await d.user({ displayName: 'Crisis team' });
+    const b = await d.user();
+    const group = (
+      await d.client.post('/Groups', { displayName: 'Crisis team', externalId: 'g-ext', members: [{ value: a.id }] })
+    ).body;
+    const search = (body: object) => d.client.post('/.search', { schemas: [searchUrn], ...body });
+
+    const users = (await d.client.get('/Users')).body;
+    const groups = (await d.client.get('/Groups')).body;
+    const total = users.totalResults + groups.totalResults;
+    expect(users.Resources.map((r: { id: string }) => r.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect(groups.Resources.map((r: { id: string }) => r.id)).toEqual([group.id]);
+
+    const all = await search({});
+    expect(all.status).toBe(200);
+    expect(all.headers['content-type']).toMatch(/^application\/scim\+json/);
+    expect(all.body).toEqual({
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+      totalResults: total,
+      startIndex: 1,
+      itemsPerPage: total,
+      Resources: [...users.Resources, ...groups.Resources],
+    });
+    expect(all.body.Resources.map((r: { meta: { resourceType: string } }) => r.meta.resourceType)).toEqual([
+      ...users.Resources.map(() => 'User'),
+      'Group',
+    ]);
+
+    // An attribute only users have: groups have no value for it, so none matches (RFC 7644 section 3.4.2).
+    const byUserName = await search({ filter: `userName eq "${b.userName}"` });
+    expect(byUserName.body.Resources.map((r: { id: string }) => r.id)).toEqual([b.id]);
+    expect(byUserName.body.totalResults).toBe(1);
+    // An attribute of both: each type answers for itself (displayName compares case-insensitively).
+    const byName = await search({ filter: 'displayName eq "crisis TEAM"', attributes: ['displayName'] });
+    expect(byName.body.Resources).toEqual([
+      { schemas: [userUrn], id: a.id, displayName: 'Crisis team' },
+      { schemas: [groupUrn], id: group.id, displayName: 'Crisis team' },
+    ]);
+    const byExternalId = await search({ filter: 'externalId eq "g-ext"', excludedAttributes: ['members', 'meta'] });
+    expect(byExternalId.body.Resources).toEqual([
+      { schemas: [groupUrn], id: group.id, externalId: 'g-ext', displayName: 'Crisis team' },
+    ]);
+    // Paging runs over users, then groups.
+    const page = await search({ startIndex: users.totalResults, count: 2, attributes: ['id'] });
+    expect(page.body).toMatchObject({ totalResults: total, startIndex: users.totalResults, itemsPerPage: 2 });
+    expect(page.body.Resources).toEqual([
+      { schemas: [userUrn], id: users.Resources[users.totalResults - 1].id },
+      { schemas: [groupUrn], id: group.id },
+    ]);
+    const last = await search({ startIndex: total, count: 5 });
+    expect(last.body.Resources.map((r: { id: string }) => r.id)).toEqual([group.id]);
+    expect((await search({ startIndex: total + 1 })).body).toMatchObject({ totalResults: total, Resources: [] });
+    expect((await search({ count: 0 })).body).toMatchObject({ totalResults: total, itemsPerPage: 0, Resources: [] });
+    // What the per-type searches refuse, the root refuses.
+    for (const body of [{ filter: 'title co "x"' }, { filter: 'members eq "1"' }, { sortBy: 'userName' }]) {
+      const res = await search(body);
+      expect({ body, status: res.status, error: res.body.schemas }).toEqual({ body, status: 400, error: [errorUrn] });
+    }
+    expect((await search({ filter: 'title co "x"' })).body.scimType).toBe('invalidFilter');
+    expect((await d.client.post('/.search', { filter: 'userName eq "x@y.z"' })).status).toBe(400);
+    const anonymous = await request(ctx.app)
+      .post(`${scimBase}/.search`)
+      .set('content-type', 'application/scim+json')
+      .send(JSON.stringify({ schemas: [searchUrn] }));
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.schemas).toEqual([errorUrn]);
   });
 });

@@ -23,7 +23,7 @@ function parse(list: string | undefined, schemaUrn: string): [string, string | u
     let name = raw.trim().toLowerCase();
     if (name === '') return [];
     if (name.startsWith(prefix)) name = name.slice(prefix.length);
-    if (!/^[a-z][a-z0-9_$-]*(\.[a-z][a-z0-9_$-]*)?$/.test(name)) return [];
+    if (!/^[a-z][a-z0-9_$-]*(\.(\$ref|[a-z][a-z0-9_$-]*))?$/.test(name)) return [];
     const [top, sub] = name.split('.');
     return [[top, sub] as [string, string | undefined]];
   });

@@ -40,7 +40,7 @@ export const findResourceType = (config: Config, id: string) =>
 type Mutability = 'readOnly' | 'readWrite' | 'immutable' | 'writeOnly';
 interface Attribute {
   name: string;
-  type: 'string' | 'boolean' | 'complex';
+  type: 'string' | 'boolean' | 'reference' | 'complex';
   multiValued: boolean;
   description: string;
   required: boolean;
@@ -49,6 +49,7 @@ interface Attribute {
   returned: 'always' | 'never' | 'default' | 'request';
   uniqueness: 'none' | 'server' | 'global';
   canonicalValues?: string[];
+  referenceTypes?: string[];
   subAttributes?: Attribute[];
 }
 
@@ -86,10 +87,10 @@ export const userAttributes: Attribute[] = [
   attribute(
     'displayName',
     'string',
-    'The name the platform shows; when not sent, name.formatted, else given and family name, else userName. It may be replaced, not removed.',
+    'The name the platform shows; when not sent or removed, name.formatted, else given and family name, else userName.',
   ),
   attribute('title', 'string', 'Job title.'),
-  attribute('active', 'boolean', 'False: deactivated in this tenant. It may be replaced, not removed.'),
+  attribute('active', 'boolean', 'False: deactivated in this tenant. When not sent or removed, true.'),
   attribute('emails', 'complex', 'The userName, as the one work email; values sent are ignored.', {
     multiValued: true,
     mutability: 'readOnly',
@@ -122,6 +123,10 @@ export const groupAttributes: Attribute[] = [
     multiValued: true,
     subAttributes: [
       attribute('value', 'string', "The user's SCIM id.", { mutability: 'immutable' }),
+      attribute('$ref', 'reference', 'The URI of the user; the service answers it from value.', {
+        mutability: 'immutable',
+        referenceTypes: ['User'],
+      }),
       attribute('display', 'string', "The user's displayName.", { mutability: 'readOnly' }),
     ],
   }),

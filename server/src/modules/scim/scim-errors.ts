@@ -1,6 +1,7 @@
 // SCIM clients expect SCIM's error shape (RFC 7644 section 3.12), not the platform envelope: everything that
 // fails under /core/v1/scim is written here, before the platform's error handler would see it.
-import type { ErrorRequestHandler } from 'express';
+import type { ErrorRequestHandler, Request } from 'express';
+import type { ValidationIssue } from '../../errors';
 import type { Logger } from '../../logger';
 import { errorHeaders, toApiError } from '../../http/error-handler';
 import type { ErrorShape } from '../../http/error-shapes';
@@ -40,6 +41,41 @@ export const scimErrorShape: ErrorShape = {
   body: (status, detail) => ({ schemas: [scimErrorSchema], status: String(status), detail }),
 };
 
+/** A remove without a path (RFC 7644 section 3.5.2.2), whichever operation of a PATCH it is. */
+const pathlessRemove = (body: unknown) =>
+  Array.isArray((body as { Operations?: unknown })?.Operations) &&
+  (body as { Operations: unknown[] }).Operations.some(
+    (o) =>
+      typeof o === 'object' &&
+      o !== null &&
+      typeof (o as { op?: unknown }).op === 'string' &&
+      (o as { op: string }).op.toLowerCase() === 'remove' &&
+      (o as { path?: unknown }).path === undefined,
+  );
+
+/**
+ * The scimType of a request the contract refused: a filter that is not one is invalidFilter, another query
+ * parameter invalidValue (a NUL in `attributes` is no filter), a PATCH refused only for its operations because a
+ * remove has no path noTarget, as the service itself answers it; any other body invalidSyntax.
+ */
+function refineBadRequest(
+  req: Request,
+  issues: ValidationIssue[],
+  detail: string,
+): { scimType: ScimType; detail: string } {
+  if (issues.some((i) => (i.where === 'query' && i.path === 'filter') || (i.where === 'body' && i.path === '/filter')))
+    return { scimType: 'invalidFilter', detail };
+  if (issues.some((i) => i.where === 'query')) return { scimType: 'invalidValue', detail };
+  if (
+    req.method === 'PATCH' &&
+    issues.length > 0 &&
+    issues.every((i) => i.where === 'body' && i.path.startsWith('/Operations')) &&
+    pathlessRemove(req.body)
+  )
+    return { scimType: 'noTarget', detail: 'remove needs a path' };
+  return { scimType: 'invalidSyntax', detail };
+}
+
 export function scimErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
@@ -58,8 +94,7 @@ export function scimErrorHandler(logger: Logger): ErrorRequestHandler {
             .join('; ')
             .slice(0, 1000)
         : apiError.message;
-      if (status === 400)
-        scimType = apiError.issues?.some((i) => i.where === 'query') ? 'invalidFilter' : 'invalidSyntax';
+      if (status === 400) ({ scimType, detail } = refineBadRequest(req, apiError.issues ?? [], detail));
       if (status >= 500 && apiError.code === 'INTERNAL_SERVER_ERROR') {
         const cause = apiError.cause ?? error;
         logger.error(

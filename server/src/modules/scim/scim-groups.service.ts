@@ -10,10 +10,12 @@ import type { PatchOperation } from './scim-user-draft';
 import * as repo from './scim-groups.repository';
 
 type Db = Executor;
-const groupFilters = { displayname: 'displayName', externalid: 'externalId', id: 'id' };
+export const groupFilters: Record<string, string> = { displayname: 'displayName', externalid: 'externalId', id: 'id' };
+export const groupFilterNames = ['displayName', 'externalId', 'id'] as const;
 const corePrefix = 'urn:ietf:params:scim:schemas:core:2.0:group:';
 
 async function render(services: ScimDeps, tenantId: number, rows: repo.ScimGroupRow[], withMembers: boolean) {
+  const usersBase = `${services.config.publicBaseUrl}/core/v1/scim/v2/Users`;
   const members = withMembers
     ? await repo.selectMembers(
         services.db,
@@ -27,7 +29,11 @@ async function render(services: ScimDeps, tenantId: number, rows: repo.ScimGroup
     ...(row.external_id ? { externalId: row.external_id } : {}),
     displayName: row.name,
     ...(withMembers
-      ? { members: members.filter((m) => m.group_id === row.id).map((m) => ({ value: String(m.id), display: m.name })) }
+      ? {
+          members: members
+            .filter((m) => m.group_id === row.id)
+            .map((m) => ({ value: String(m.id), $ref: `${usersBase}/${m.id}`, display: m.name })),
+        }
       : {}),
     meta: {
       resourceType: 'Group' as const,
@@ -45,7 +51,7 @@ export async function listScimGroups(
   tenantId: number,
   query: { filter?: string; startIndex?: number; count?: number } & Projection,
 ) {
-  const filter = parseEqFilter(query.filter, groupFilters, ['displayName', 'externalId', 'id']);
+  const filter = parseEqFilter(query.filter, groupFilters, groupFilterNames);
   const page = scimPage(query);
   const [rows, total] = await Promise.all([
     repo.selectScimGroups(services.db, tenantId, filter, page),
@@ -165,7 +171,9 @@ export async function patchScimGroup(
       const next = { name: row.name, externalId: row.external_id };
       const apply = async (op: string, rawPath: string | undefined, value: unknown): Promise<void> => {
         if (!rawPath) {
-          if (op === 'remove' || typeof value !== 'object' || value === null || Array.isArray(value))
+          // As for users (RFC 7644 section 3.5.2.2).
+          if (op === 'remove') throw scimBadRequest('remove needs a path', 'noTarget');
+          if (typeof value !== 'object' || value === null || Array.isArray(value))
             throw scimBadRequest('value must be an object of attributes', 'invalidSyntax');
           for (const [key, v] of Object.entries(value)) await apply(op, key, v);
           return;

@@ -16,6 +16,8 @@ export interface UserDraft {
   externalId: string | null;
   phonePrimary: string | null;
   phoneSecondary: string | null;
+  /** displayName was removed: the name shown is derived again (name, else userName), not kept from before. */
+  displayNameRemoved?: boolean;
 }
 
 export interface PatchOperation {
@@ -107,16 +109,20 @@ export function applyUserOperation(draft: UserDraft, operation: PatchOperation):
     return;
   }
   switch (path) {
-    case 'active':
     case 'username':
       if (remove) throw cannotRemove(operation.path, 'it is required');
-      if (path === 'active') draft.active = scimBoolean(value, 'active');
-      else draft.userName = text(value, 'userName', 254);
+      draft.userName = text(value, 'userName', 254);
+      return;
+    case 'active':
+      // Unassigned, active takes the value a create or a PUT without it gives (RFC 7644 section 3.5.1): active.
+      draft.active = remove ? true : scimBoolean(value, 'active');
       return;
     case 'displayname':
-      // The name the platform shows everyone: it may be replaced, not removed.
-      if (remove) throw cannotRemove(operation.path, 'it is the name the platform shows; replace it instead');
-      draft.displayName = text(value, 'displayName') || null;
+      // Unassigned, the name the platform shows is derived again, as for a create without it.
+      if (remove) {
+        draft.displayName = null;
+        draft.displayNameRemoved = true;
+      } else draft.displayName = text(value, 'displayName') || null;
       return;
     case 'name.formatted':
       draft.formatted = remove ? null : text(value, path) || null;

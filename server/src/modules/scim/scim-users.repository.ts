@@ -31,6 +31,9 @@ function tenantUsers(db: Executor, tenantId: number, filter: EqFilter | null) {
   if (filter?.attribute === 'userName') query = query.where('users.email_hash', '=', emailHash(filter.value));
   if (filter?.attribute === 'externalId') query = query.where('memberships.scim_external_id', '=', filter.value);
   if (filter?.attribute === 'id') query = query.where('users.id', '=', numericId(filter.value) ?? -1);
+  // displayName is the name the platform shows; caseExact false (RFC 7643 section 4.1.1), as for groups.
+  if (filter?.attribute === 'displayName')
+    query = query.where((eb) => eb(eb.fn('lower', ['users.name']), '=', filter.value.toLowerCase()));
   return query;
 }
 

@@ -28,13 +28,15 @@ import * as repo from './scim-users.repository';
 export const provisionedPermissions = memberPermissions;
 
 const emailPattern = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
-const userFilters = {
+export const userFilters: Record<string, string> = {
   username: 'userName',
   externalid: 'externalId',
   id: 'id',
   'emails.value': 'userName',
   emails: 'userName',
+  displayname: 'displayName',
 };
+export const userFilterNames = ['userName', 'externalId', 'id', 'emails.value', 'displayName'] as const;
 
 export function toScimUser(services: ScimDeps, row: repo.ScimUserRow) {
   const phones = [
@@ -78,7 +80,7 @@ export async function listScimUsers(
   tenantId: number,
   query: { filter?: string; startIndex?: number; count?: number } & Projection,
 ) {
-  const filter = parseEqFilter(query.filter, userFilters, ['userName', 'externalId', 'id', 'emails.value']);
+  const filter = parseEqFilter(query.filter, userFilters, userFilterNames);
   const page = scimPage(query);
   const [rows, total] = await Promise.all([
     repo.selectScimUsers(services.db, tenantId, filter, page),
@@ -200,7 +202,8 @@ async function saveDraft(
       if (!emailPattern.test(draft.userName)) throw scimBadRequest('userName must be an email address');
       if ((await repo.countOtherTenants(trx, current.id, tenantId)) === 0) {
         const email = draft.userName.toLowerCase() === current.email.toLowerCase() ? undefined : draft.userName;
-        await repo.updateUser(trx, current.id, { ...(email ? { email } : {}), ...profileOf(draft, current.name) }, now);
+        const fallback = draft.displayNameRemoved ? undefined : current.name;
+        await repo.updateUser(trx, current.id, { ...(email ? { email } : {}), ...profileOf(draft, fallback) }, now);
       }
       await repo.updateMembership(trx, tenantId, current.id, { active: draft.active, externalId: draft.externalId });
       await refreshDeactivation(trx, current.id, now);

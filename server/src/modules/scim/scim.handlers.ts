@@ -19,6 +19,7 @@ import {
   patchScimUser,
   replaceScimUser,
 } from './scim-users.service';
+import { searchScimResources } from './scim-root-search';
 import type { ScimDeps } from './scim.deps';
 
 const scim = 'application/scim+json' as const;
@@ -43,7 +44,8 @@ type ScimOperation =
   | 'getScimGroup'
   | 'replaceScimGroup'
   | 'patchScimGroup'
-  | 'deleteScimGroup';
+  | 'deleteScimGroup'
+  | 'searchScimResources';
 
 export const scimHandlers = (services: ScimDeps): PartialHandlers<ScimOperation> => ({
   getScimServiceProviderConfig: async () => ({ status: 200, contentType: scim, body: serviceProviderConfig() }),
@@ -133,4 +135,10 @@ export const scimHandlers = (services: ScimDeps): PartialHandlers<ScimOperation>
     await deleteScimGroup(services, requireTenant(ctx), ctx.path.scimGroupId);
     return { status: 204 };
   },
+
+  searchScimResources: async (ctx) => ({
+    status: 200,
+    contentType: scim,
+    body: await searchScimResources(services, requireTenant(ctx), searchQuery(ctx.body)),
+  }),
 });
