@@ -605,6 +605,8 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   const admitClassified = (req: IncomingMessage, res: ServerResponse, doorClass: Classified, at: number) => {
     const { cls } = doorClass;
     if (cls === null) return app(req, res);
+    // A client gone while its token was verified leaves nothing to serve (its close will not come again).
+    if (res.destroyed) return;
     if (cls === 'crisis') return admitCrisis(req, res, { ...doorClass, cls });
     if (cls === 'b') return admitSignIn(req, res, { ...doorClass, cls }, at);
     admitGeneral(req, res, { ...doorClass, cls }, at);
