@@ -40,6 +40,7 @@ const securitySuites = [
   'external-communication/invisible-text',
   'http/connection-share',
   'http/request-coercion',
+  'http/strict-routes',
   'http/trust-proxy',
   'http/validation-issues',
   'passwords/link-token-transport',

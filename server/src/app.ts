@@ -14,6 +14,7 @@ import { literalBracketParams } from './http/literal-bracket-params';
 import { metricsRoute, requestMetrics } from './http/metrics-route';
 import { parseByteLimit, rejectOversizedBodies } from './http/overload';
 import { rejectNulCharacters } from './http/reject-nul';
+import { strictRoutes } from './http/strict-routes';
 import { requestLog } from './http/request-log';
 import type { HandlerMap } from './http/operations';
 import { bundlePath, contractView, docsPath } from './http/spec';
@@ -39,6 +40,9 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
+  // Strict, case-sensitive routing: `/core/v1/sessions/` and `/CORE/V1/SESSIONS` name no operation (strict-routes.ts).
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
 
   app.use(requestLog(logger, config.instanceId));
   app.use(requestMetrics());
@@ -96,6 +100,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
       maxAge: 600,
     }),
   );
+  app.use('/core', strictRoutes);
   app.use('/core', rejectOversizedBodies(parseByteLimit(config.bodyLimit)));
   // A streamed body (no Content-Length) is refused as soon as it passes the limit, not once it has ended.
   app.use(

@@ -398,10 +398,12 @@ function toConfig(v: Variables, problems: string[]) {
       listenBacklog: v.LISTEN_BACKLOG ?? 4_096,
       /**
        * Each client's share (http/connection-share.ts, keyed by clientIpv6Prefix): open connections, and those
-       * still waiting for their first request's headers; 0 is off, the default behind TRUST_PROXY.
+       * still waiting for their first request's headers; 0 is off, the default behind TRUST_PROXY. The second is
+       * half the first: a school or an office behind one address opens hundreds at once (32 reset most of a burst
+       * of 200), while one client's slow headers still hold at most a sixteenth of MAX_CONNECTIONS.
        */
       maxConnectionsPerClient: v.MAX_CONNECTIONS_PER_CLIENT ?? (directClients ? 512 : 0),
-      maxPendingHeadersPerClient: v.MAX_PENDING_HEADERS_PER_CLIENT ?? (directClients ? 32 : 0),
+      maxPendingHeadersPerClient: v.MAX_PENDING_HEADERS_PER_CLIENT ?? (directClients ? 256 : 0),
       /** A request's headers must arrive within this (slow-header clients are cut); the whole one within requestTimeoutMs. */
       headersTimeoutMs: v.HEADERS_TIMEOUT_MS ?? 10_000,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS ?? 30_000,

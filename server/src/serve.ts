@@ -12,7 +12,7 @@ import { listenForJobs } from './jobs/job-listener';
 import { scheduleHousekeeping } from './jobs/housekeeping';
 import { observeServices } from './metrics/metrics';
 import { roundTrips } from './db/prepared';
-import { errorShapes } from './modules/registry';
+import { doorPorts, errorShapes } from './modules/registry';
 import { failStart, type StartProblem } from './startup-failure';
 import { lowerThreadPoolPriority } from './security/thread-priority';
 import type { Telemetry } from './telemetry';
@@ -47,7 +47,13 @@ export async function serve(telemetry: Telemetry | null): Promise<void> {
   const app = createApp(services);
   stage = 'listen';
   const server: Server = await new Promise<Server>((resolve, reject) => {
-    const s = createHttpServer(app, config.runtime, { logger, errorShapes, corsOrigins: config.corsOrigins });
+    const s = createHttpServer(app, config.runtime, {
+      logger,
+      errorShapes,
+      corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy,
+      ...doorPorts(services),
+    });
     s.once('error', reject);
     s.listen({ port: config.port, host: config.host, backlog: config.runtime.listenBacklog }, () => resolve(s));
   }).catch(fail);

@@ -1,7 +1,8 @@
 // One line per request at info (5xx at error), with its id, method, path (never the query string: it can carry
-// tokens), status and time taken; every answer carries the request id (X-Request-Id, or a new UUID). Two kinds
-// of answer get no line of their own: a refusal (503 with Retry-After: busy, come back) is summarised with the
-// others in one warn line a second (refusals.ts), and a health check while the instance drains is expected.
+// tokens; never a secret segment: a token, a probe's identity hash), status and time taken; every answer carries
+// the request id (X-Request-Id, or a new UUID). Two kinds of answer get no line of their own: a refusal (503 with
+// Retry-After: busy, come back) is summarised with the others in one warn line a second (refusals.ts), and a
+// health check while the instance drains is expected.
 // pino-http did this with two child loggers per request whose bindings (the request, serialised and redacted)
 // were built even when info lines were not written: about 0.15 ms of CPU per request at level warn.
 import { randomUUID } from 'node:crypto';
@@ -20,8 +21,15 @@ declare module 'http' {
 const healthChecks = new Set(['/healthz', '/readyz']);
 const requestIdPattern = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** The path as logged: no query string, and no push token (the last segment of /push-tokens/{id}). */
-const loggedPath = (url: string) => url.split('?')[0].replace(/(\/push-tokens\/)[^/]+/, '$1[redacted]');
+/**
+ * Path segments that are secrets or personal data, redacted as the traces redact them (telemetry.ts): a
+ * confirmation link's token, a push token, a probe's identity hash (the unsalted SHA-256 of an email address).
+ */
+const secretSegments = [/^(\/c\/)[^/]+/, /(\/push-tokens\/)[^/]+/, /(\/probes\/hash\/)[^/]+/];
+
+/** The path as logged: no query string, and no secret segment. */
+const loggedPath = (url: string) =>
+  secretSegments.reduce((path, pattern) => path.replace(pattern, '$1[redacted]'), url.split('?')[0]);
 
 /** `instance` names this process (INSTANCE_ID, or host and pid): instances of a region share one log. */
 export function requestLog(logger: Logger, instance?: string): RequestHandler {

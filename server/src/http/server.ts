@@ -5,11 +5,14 @@
 // Every request passes admission control first (admission.ts): what the instance takes on is decided from what it
 // holds, by work class, and a refusal is answered before the request's body is read.
 import http, { type Server } from 'node:http';
-import type { RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import type { RuntimeConfig } from '../config';
 import { createLogger, type Logger } from '../logger';
 import { configureHashing } from '../security/passwords';
-import { admit, type Admission } from './admission';
+import proxyaddr from 'proxy-addr';
+import { addressKey } from '../shared/client-address';
+import { admit, type Admission, type AdmissionOptions } from './admission';
+import { securityHeaders } from './security-headers';
 
 export type ServerBounds = Pick<
   RuntimeConfig,
@@ -33,7 +36,12 @@ import { closeGently } from './body-limit';
 import { shareConnections } from './connection-share';
 import { answerClientError, type ErrorShape } from './error-shapes';
 
-export interface ServerOptions {
+/** What the door asks of the modules (the composition root hands it: modules/registry.ts, doorPorts). */
+export type DoorPorts = Pick<AdmissionOptions, 'verifyBearer' | 'signInLockedOut'>;
+
+export interface ServerOptions extends DoorPorts {
+  /** TRUST_PROXY as the app has it, so the door sees each request's client as the app does. */
+  trustProxy?: number | string[];
   logger?: Logger;
   /** Parts of the API with their own error shape (SCIM), for refusals and the HTTP parser's answers. */
   errorShapes?: readonly ErrorShape[];
@@ -44,8 +52,19 @@ export interface ServerOptions {
 export function createHttpServer(
   app: RequestListener,
   runtime: ServerBounds,
-  { logger = createLogger('warn'), errorShapes = [], corsOrigins = [] }: ServerOptions = {},
+  {
+    logger = createLogger('warn'),
+    errorShapes = [],
+    corsOrigins = [],
+    trustProxy = 0,
+    verifyBearer,
+    signInLockedOut,
+  }: ServerOptions = {},
 ): Server & { admission: Admission } {
+  // The client's address as Express resolves it (app.ts: trust proxy), keyed as every per-client limit keys it.
+  const trusted =
+    typeof trustProxy === 'number' ? (_: string, hop: number) => hop < trustProxy : proxyaddr.compile(trustProxy);
+  const clientKeyOf = (req: IncomingMessage) => addressKey(proxyaddr(req, trusted), runtime.clientIpv6Prefix);
   const hashing = configureHashing(runtime.hashConcurrency);
   const admission = admit(
     app,
@@ -61,6 +80,10 @@ export function createHttpServer(
       hashingFull: () => hashing.full,
       errorShapes,
       corsOrigins,
+      answerHeaders: securityHeaders(),
+      verifyBearer,
+      signInLockedOut,
+      clientKeyOf,
     },
     logger,
   );
@@ -75,7 +98,7 @@ export function createHttpServer(
   );
   server.once('close', admission.stop);
   // Requests the HTTP parser refuses (headers too large) answer in the shape of the part of the API they were for.
-  server.on('clientError', answerClientError(errorShapes));
+  server.on('clientError', answerClientError(errorShapes, securityHeaders()));
   server.maxConnections = runtime.maxConnections;
   shareConnections(server, {
     maxPerClient: runtime.maxConnectionsPerClient,

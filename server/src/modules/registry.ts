@@ -2,12 +2,13 @@ import type { Request } from 'express';
 import type { CredentialSchemes } from '../http/dispatch';
 import type { ErrorRefiner } from '../http/error-handler';
 import type { ErrorShape } from '../http/error-shapes';
+import type { DoorPorts } from '../http/server';
 import type { HandlerMap } from '../http/operations';
 import type { Services } from '../services';
 import { passwordsHandlers, refineNewPasswordIssues, type PasswordsDeps } from './passwords';
 import { probesHandlers, type ProbesDeps } from './probes';
 import { pushTokensHandlers, type PushTokensDeps } from './push-tokens';
-import { sessionsHandlers, type SessionsDeps } from './sessions';
+import { addressLockedOut, sessionsHandlers, type SessionsDeps } from './sessions';
 import { apiKeyHandlers, type ApiKeysDeps } from './api-keys';
 import { contactHandlers, type ContactsDeps } from './contacts';
 import { groupHandlers, type GroupsDeps } from './groups';
@@ -100,3 +101,15 @@ export const errorRefiners: readonly ErrorRefiner[] = [refineNewPasswordIssues];
 
 /** Parts of the API with their own error shape, for what is answered before Express (http/error-shapes.ts). */
 export const errorShapes: readonly ErrorShape[] = [scimErrorShape];
+
+/**
+ * What the door (http/admission.ts) asks before a request takes a place: whether its bearer verifies (the tokens'
+ * cache) and whether the sessions module's address lockout already refuses a client's sign-ins (one statement).
+ */
+export function doorPorts(s: Services): DoorPorts {
+  const sessions = moduleDeps(s).sessions;
+  return {
+    verifyBearer: (token) => s.tokens.verify(token),
+    signInLockedOut: (clientKey) => addressLockedOut(sessions, clientKey),
+  };
+}

@@ -1,14 +1,23 @@
 // Admission control at the door (http/admission.ts): work classes, the floor, the CoDel-style queue, the
-// sign-in line, refusals answered before the body is read, counted per operation and summarised once a second.
+// sign-in line, the crisis class, refusals answered before the body is read, counted per operation and summarised
+// once a second.
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { admit, classify, type Admission, type AdmissionOptions } from '../../src/http/admission';
+import { admit, classify, type Admission, type AdmissionOptions, type DoorCaller } from '../../src/http/admission';
 import { createLogger } from '../../src/logger';
 import { registry } from '../../src/metrics/metrics';
 import { Gate } from '../../src/security/passwords';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The tokens the doors of these tests verify: `some-token` is user 1's, `user-<n>` user n's; nothing else verifies. */
+const verifyBearer = async (token: string): Promise<DoorCaller> => {
+  if (token === 'some-token') return { userId: 1, sessionId: 's1' };
+  const user = /^user-(\d+)$/.exec(token);
+  if (user) return { userId: Number(user[1]), sessionId: `s${user[1]}` };
+  throw new Error('not valid');
+};
 
 /** An app that holds every request until released (health checks answer at once). */
 function heldApp() {
@@ -56,6 +65,7 @@ async function door(options: Partial<AdmissionOptions>): Promise<Door> {
       deadlineMs: 2_000,
       targetMs: 20,
       signInSlots: () => 2,
+      verifyBearer,
       ...options,
     },
     logger,
@@ -106,13 +116,18 @@ const until = async (what: () => boolean) => {
 };
 
 describe('work classes', () => {
-  const c = (method: string, url: string, headers: Record<string, string> = {}) => classify({ method, url, headers });
+  const c = (method: string, url: string, headers: Record<string, string> = {}) =>
+    classify(
+      { method, url, headers },
+      headers.authorization === bearer.authorization ? { userId: 1, sessionId: 's' } : null,
+    ).cls;
   test('signed-in users, argon2-bound work, everything else; health checks and metrics pass', () => {
     expect(c('GET', '/core/v1/tenants', bearer)).toBe('a');
-    expect(c('PUT', '/core/v1/sessions/abc', bearer)).toBe('a');
+    // A refresh presents a refresh token, which only the database can check: other work.
+    expect(c('PUT', '/core/v1/sessions/abc', bearer)).toBe('c');
     expect(c('DELETE', '/core/v1/sessions/abc', bearer)).toBe('a');
-    expect(c('POST', '/core/v1/personal-alarms/5/activate', bearer)).toBe('a');
-    expect(c('POST', '/core/v1/external-communications/messages', bearer)).toBe('a');
+    expect(c('GET', '/core/v1/personal-alarms/5', bearer)).toBe('a');
+    expect(c('GET', '/core/v1/external-communications/messages', bearer)).toBe('a');
     expect(c('POST', '/core/v1/sessions')).toBe('b');
     expect(c('POST', '/core/v1/sessions?x=1')).toBe('b');
     expect(c('POST', '/core/v1/probes/hash/abcdef')).toBe('b');
@@ -154,7 +169,7 @@ describe('class (a): signed-in users', () => {
     await until(() => d.held.length === 4);
     d.held.splice(0).forEach((h) => h.release());
     expect((await Promise.all([...first, fifth])).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(d.admission.inFlight()).toEqual({ a: 0, b: 0, c: 0 });
+    expect(d.admission.inFlight()).toEqual({ crisis: 0, a: 0, b: 0, c: 0 });
   });
 
   test('a full queue is refused at once: 503 SERVICE_UNAVAILABLE, Retry-After, no-store; the app never sees it', async () => {
@@ -326,7 +341,7 @@ describe('class (c): everything else', () => {
 
 describe('class (b): argon2-bound work', () => {
   let d: Door;
-  beforeEach(async () => (d = await door({})));
+  beforeEach(async () => (d = await door({ signInShare: 2 })));
   afterEach(() => d.close());
 
   test('a wave of sign-ins fills its own line and is refused at once; signed-in users are served meanwhile', async () => {
@@ -478,6 +493,182 @@ describe('refusals', () => {
     const lines = d.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40, refused: 30, byOperation: { 'listTenants 503': 30 } });
+    d.held.splice(0).forEach((h) => h.release());
+    await holder;
+  });
+});
+
+/** A request from a chosen loopback address (127.0.0.0/8): its status and headers once answered. */
+const sendFrom = (d: Door, from: string, method: string, path: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: d.port, method, path, localAddress: from, agent: false, headers },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+
+describe('attacks on the door', () => {
+  let d: Door;
+  afterEach(() => d.close());
+  const made = { authorization: 'Bearer made-up.token.value' };
+
+  test('a flood on other spellings of the sign-in with a made-up bearer takes no signed-in slot (other work, 404 by the app)', async () => {
+    d = await door({});
+    const spellings = [
+      '/core/v1/sessions/',
+      '/CORE/V1/SESSIONS',
+      '/core/v1/Sessions',
+      '/core/v1/probes/hash/abcdef/',
+      '/core/v1/users/12/password-reset/',
+      '/core/v1/users/12/PASSWORD-SET',
+    ];
+    const flood = spellings.map((path) =>
+      fetch(`${d.base}${path}`, { method: 'POST', headers: made, signal: AbortSignal.timeout(10_000) }),
+    );
+    // Other work holds at most three of the four slots; the rest wait in its queue.
+    await until(() => d.held.length === 3 && d.admission.queued().c === 3);
+    expect(d.admission.inFlight()).toEqual({ crisis: 0, a: 0, b: 0, c: 3 });
+    const signedIn = get(d, '/core/v1/groups');
+    await until(() => d.held.length === 4);
+    expect(d.held[3].path).toBe('/core/v1/groups');
+    expect((await finish(d, [...flood, signedIn])).map((r) => r.status)).toEqual(Array(7).fill(200));
+  });
+
+  test('a made-up bearer buys no signed-in slot; a bearer on an operation without bearer security neither', async () => {
+    d = await door({});
+    const flood = [1, 2, 3, 4, 5].map(() => get(d, '/core/v1/tenants', made));
+    await until(() => d.held.length === 3 && d.admission.queued().c === 2);
+    const unsecured = get(d, '/core/v1/probes/idpDomain/example.com', bearer);
+    await until(() => d.admission.queued().c === 3);
+    const signedIn = get(d, '/core/v1/tenants');
+    await until(() => d.held.length === 4);
+    expect(d.held[3].path).toBe('/core/v1/tenants');
+    expect(d.admission.inFlight()).toMatchObject({ a: 1, c: 3 });
+    await finish(d, [...flood, unsecured, signedIn]);
+  });
+
+  test("one user's flood does not keep another signed-in user waiting behind it: waiting users take turns", async () => {
+    d = await door({ maxQueued: 20 });
+    const one = { authorization: 'Bearer user-1' };
+    const answers = Array.from({ length: 10 }, () => get(d, '/core/v1/tenants', one));
+    await until(() => d.held.length === 4 && d.admission.queued().a === 6);
+    const other = get(d, '/core/v1/groups', { authorization: 'Bearer user-2' });
+    await until(() => d.admission.queued().a === 7);
+    // Two answers leave: user 1's next, then user 2's (not user 1's six first).
+    d.held.splice(0, 2).forEach((h) => h.release());
+    await until(() => d.held.length === 4);
+    expect(d.held.map((h) => h.path)).toContain('/core/v1/groups');
+    await finish(d, [...answers, other]);
+  });
+
+  test('under a flood that makes the door refuse signed-in and other work, a panic alarm is accepted', async () => {
+    d = await door({ maxInFlight: 1, maxQueued: 0 });
+    const holder = get(d, '/core/v1/tenants');
+    await until(() => d.held.length === 1);
+    // The door refuses everything else at once.
+    expect((await get(d, '/core/v1/groups')).status).toBe(503);
+    expect((await get(d, '/core/v1/tenants', {})).status).toBe(503);
+    const panic = { authorization: 'Bearer user-7', 'content-type': 'application/json' };
+    const alarm = fetch(`${d.base}/core/v1/personal-alarms/5/activate`, { method: 'POST', headers: panic });
+    const created = fetch(`${d.base}/core/v1/personal-alarms`, { method: 'POST', headers: panic, body: '{}' });
+    const crisisMessage = fetch(`${d.base}/core/v1/external-communications/messages`, {
+      method: 'POST',
+      headers: { ...panic, authorization: 'Bearer user-8' },
+      body: '{}',
+    });
+    await until(() => d.held.length === 4);
+    expect(d.admission.inFlight()).toMatchObject({ crisis: 3 });
+    expect((await finish(d, [holder, alarm, created, crisisMessage])).map((r) => r.status)).toEqual([
+      200, 200, 200, 200,
+    ]);
+  });
+
+  test("crisis work is bounded per user: beyond a few in flight one user's wait in order, never refused", async () => {
+    d = await door({ maxInFlight: 1, maxQueued: 0, crisisPerUser: 2 });
+    const panic = { authorization: 'Bearer user-7' };
+    const alarms = [1, 2, 3, 4].map((id) =>
+      fetch(`${d.base}/core/v1/personal-alarms/${id}/activate`, { method: 'POST', headers: panic }),
+    );
+    await until(() => d.held.length === 2 && d.admission.queued().crisis === 2);
+    // Another user's alarm is not held back by user 7's.
+    const other = fetch(`${d.base}/core/v1/personal-alarms/9/activate`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer user-8' },
+    });
+    await until(() => d.held.length === 3);
+    d.held.shift()!.release();
+    await until(() => d.held.length === 3);
+    expect(d.held.map((h) => h.path)).toEqual([
+      '/core/v1/personal-alarms/2/activate',
+      '/core/v1/personal-alarms/9/activate',
+      '/core/v1/personal-alarms/3/activate',
+    ]);
+    expect((await finish(d, [...alarms, other])).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  test('a made-up bearer on a crisis operation is other work, refused like it', async () => {
+    d = await door({ maxInFlight: 1, maxQueued: 0 });
+    const holder = get(d, '/core/v1/tenants');
+    await until(() => d.held.length === 1);
+    const refused = await fetch(`${d.base}/core/v1/personal-alarms/5/activate`, { method: 'POST', headers: made });
+    expect(refused.status).toBe(503);
+    d.held.splice(0).forEach((h) => h.release());
+    await holder;
+  });
+
+  test('one locked-out address takes no place in the sign-in line, and holds at most its share of it', async () => {
+    const checked: string[] = [];
+    d = await door({
+      signInSlots: () => 4,
+      signInLockedOut: async (client) => (checked.push(client), client === '127.0.0.2'),
+    });
+    const locked = Array.from({ length: 50 }, () => sendFrom(d, '127.0.0.2', 'POST', '/core/v1/sessions'));
+    // Every one of them goes on as other work (its handler answers the lockout): no sign-in place is taken.
+    await until(() => d.seen.length + d.admission.queued().c >= 7);
+    expect(d.admission.inFlight().b).toBe(0);
+    const legitimate = sendFrom(d, '127.0.0.3', 'POST', '/core/v1/sessions');
+    await until(() => d.admission.inFlight().b === 1);
+    // An address that is not locked holds at most a quarter of the line: one place of four here.
+    const refusedGreedy: number[] = [];
+    const greedy = [1, 2, 3].map((i) =>
+      sendFrom(d, '127.0.0.4', 'POST', `/core/v1/probes/hash/ab${i}`).then((r) => {
+        if (r.status === 503) refusedGreedy.push(i);
+        return r;
+      }),
+    );
+    await until(() => refusedGreedy.length === 2);
+    expect(d.admission.inFlight().b).toBe(2);
+    let done = false;
+    const all = Promise.all([...locked, ...greedy, legitimate]).finally(() => (done = true));
+    while (!done) {
+      d.held.splice(0).forEach((h) => h.release());
+      await sleep(5);
+    }
+    const answers = await all;
+    expect(answers.at(-1)!.status).toBe(200);
+    expect(checked).toContain('127.0.0.3');
+  });
+
+  test('a refusal carries the headers every answer carries: the security headers and X-Request-Id', async () => {
+    d = await door({
+      maxInFlight: 1,
+      maxQueued: 0,
+      answerHeaders: { 'Content-Security-Policy': "default-src 'self'", 'X-Frame-Options': 'SAMEORIGIN' },
+    });
+    const holder = get(d, '/core/v1/tenants');
+    await until(() => d.held.length === 1);
+    const refused = await get(d, '/core/v1/tenants');
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('content-security-policy')).toBe("default-src 'self'");
+    expect(refused.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const named = await get(d, '/core/v1/tenants', { ...bearer, 'x-request-id': 'trace-42' });
+    expect(named.headers.get('x-request-id')).toBe('trace-42');
     d.held.splice(0).forEach((h) => h.release());
     await holder;
   });

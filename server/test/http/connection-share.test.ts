@@ -123,10 +123,36 @@ describe('a per-client share of connection slots and of slow-header time', () =>
     }
   });
 
-  test('defaults: 512 connections and 32 waiting for headers per client, keyed like every per-client limit', () => {
+  test('attack: a burst of 200 connections at once from one shared address without a proxy (a school behind one NAT): none is reset', async () => {
+    const { server, port } = await serve({});
+    try {
+      // The 200 connect at once, and their headers follow as the network delivers them: all are waiting at once.
+      const sockets = await Promise.all(Array.from({ length: 200 }, () => hold(port, '127.0.0.9')));
+      await settle();
+      const answers = await Promise.all(
+        sockets.map(
+          (socket) =>
+            new Promise<string>((resolve) => {
+              let received = '';
+              socket.on('data', (chunk) => (received += chunk));
+              socket.on('close', () => resolve(received.split('\r\n')[0] ?? ''));
+              // A reset closes at once; a loaded machine may take long to answer 200, which is not a reset.
+              socket.setTimeout(60_000, () => socket.destroy());
+              if (socket.destroyed) resolve('');
+              else socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+            }),
+        ),
+      );
+      expect(answers.filter((line) => line !== 'HTTP/1.1 200 OK')).toEqual([]);
+    } finally {
+      await stop(server);
+    }
+  });
+
+  test('defaults: 512 connections and 256 waiting for headers per client, keyed like every per-client limit', () => {
     const runtime = loadConfig({ NODE_ENV: 'test' }).runtime;
     expect([runtime.maxConnections, runtime.maxConnectionsPerClient, runtime.maxPendingHeadersPerClient]).toEqual([
-      4096, 512, 32,
+      4096, 512, 256,
     ]);
     expect(loadConfig({ NODE_ENV: 'test', MAX_CONNECTIONS_PER_CLIENT: '100' }).runtime.maxConnectionsPerClient).toBe(
       100,

@@ -71,6 +71,20 @@ test('an unusable X-Request-Id is replaced by a new id; push tokens are redacted
   });
 });
 
+test("attack: reading the production request log for who was asked about: a probe's identity hash is redacted from the path", async () => {
+  const hash = 'f'.repeat(64);
+  const before = ctx.logs.length;
+  await request(ctx.app).post(`/core/v1/probes/hash/${hash}`).set(v1).send({});
+  await request(ctx.app).get('/c/some-confirmation-token');
+  const lines = ctx.logs
+    .slice(before)
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.msg === 'request completed');
+  expect(lines.map((l) => l.req.path)).toEqual(['/core/v1/probes/hash/[redacted]', '/c/[redacted]']);
+  expect(JSON.stringify(lines)).not.toContain(hash);
+  expect(JSON.stringify(lines)).not.toContain('some-confirmation-token');
+});
+
 test('5xx answers are logged at error; below info nothing is written for a good request', async () => {
   const written: string[] = [];
   const sink = new Writable({ write: (chunk, _enc, done) => void (written.push(String(chunk)), done()) });

@@ -69,7 +69,7 @@ describe('SCIM error shapes: RFC 7644 section 3.12', () => {
 });
 
 describe('SCIM error shapes before the app: RFC 7644 section 3.12', () => {
-  test('431 for headers too large is a SCIM error on SCIM paths; elsewhere what Node.js answers', async () => {
+  test('431 for headers too large is a SCIM error on SCIM paths, the platform envelope elsewhere under /core; elsewhere what Node.js answers', async () => {
     const server = createHttpServer(ctx.app, ctx.config.runtime, { logger: createLogger('silent'), errorShapes });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
@@ -92,9 +92,13 @@ describe('SCIM error shapes before the app: RFC 7644 section 3.12', () => {
         status: '431',
         detail: expect.any(String),
       });
-      expect(await send('/core/v1/tenants')).toBe(
-        'HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n',
-      );
+      const platform = await send('/core/v1/tenants');
+      expect(platform).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/i);
+      expect(JSON.parse(platform.slice(platform.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        status: 'error',
+        error: { httpStatus: 431, code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' },
+      });
+      expect(await send('/healthz')).toBe('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n');
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

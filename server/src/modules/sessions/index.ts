@@ -4,6 +4,7 @@ export type { SessionsDeps } from './sessions.deps';
 export { sessionsHandlers, type PasskeyCredential, type PasskeySignIn, type SsoSignIn } from './sessions.handlers';
 export {
   addressAttempt,
+  addressLockedOut,
   clearSignInFailures,
   guard as guardSignIn,
   lockoutIdentityOf,

@@ -129,6 +129,18 @@ export const guardStatement = prepared<LockoutAnswer, LockoutValues>(
   (_db, p) => sql<LockoutAnswer>`with ${lockoutCheck(p)}, ${lockoutReservation(p)} select ${lockoutAnswer(p)}`,
 );
 
+/** When a lockout key is locked until, if it is locked at `now` (one statement, the key's own row). */
+const lockedUntilStatement = prepared<{ blocked_until: Date | string }, { key: string; now: string }>(
+  (_db, p) =>
+    sql<{
+      blocked_until: Date | string;
+    }>`select blocked_until from throttles where key = ${p.key}::text and blocked_until > ${p.now}::timestamptz`,
+);
+
+export async function lockedNow(db: Executor, key: string, now: Date): Promise<boolean> {
+  return (await lockedUntilStatement(db, { key, now: now.toISOString() })).length > 0;
+}
+
 /** The named values of a give-back, to spread into the values of the statement that holds it. */
 export interface GiveBackValues {
   now: string;

@@ -13,6 +13,7 @@ import {
   giveBackAttempt,
   guardStatement,
   isFamiliarSource,
+  lockedNow,
   type GiveBackValues,
   type LockoutAnswer,
   type LockoutValues,
@@ -249,3 +250,12 @@ export const clearSignInFailures = (services: Pick<SessionsDeps, 'db'>, emailHas
 export function lockoutIdentityOf(db: Executor, userId: number): Promise<string | undefined> {
   return emailHashOf(db, userId);
 }
+
+/**
+ * Whether a client's address lockout is locked now (`clientKey` as limitAddress gives it): a sign-in or probe from
+ * it is then refused by its own statement before argon2, unless the source is familiar to the identity it names.
+ * One statement on the key's row; the door (http/admission.ts) asks it so such a request takes no place in the
+ * hashing line.
+ */
+export const addressLockedOut = (services: Pick<SessionsDeps, 'db' | 'now'>, clientKey: string) =>
+  lockedNow(services.db, lockoutKey.address(clientKey), services.now());
