@@ -178,10 +178,47 @@ export interface paths {
          *     factor, whose user has a passkey in this region), answers WebAuthn request options: a fresh challenge of 32
          *     random bytes bound to the session (single use, valid 5 minutes; asking again replaces it),
          *     `userVerification: required` and `allowCredentials` listing the user's passkeys. A session without it, or a user
-         *     with no passkey left, answers `400 PASSKEY_NOT_REGISTERED`. Limited like codes: 10 an hour per user, shared with
-         *     the codes sent (`429`). Answer it with `PATCH /sessions/{id}`.
+         *     with no passkey left, answers `400 PASSKEY_NOT_REGISTERED`. It sends nothing, so it does not count against the
+         *     codes' 10 an hour: passkey challenges have their own bound of 60 an hour per user (`429`), and a wrong answer
+         *     counts like a wrong code. Answer it with `PATCH /sessions/{id}`. No code is sent unless asked for: a client may
+         *     offer the passkey first and ask for `otpEmail` only when the user wants a code.
          */
         post: operations["createSessionChallenge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{id}/reauthentication": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-authenticate the session
+         * @description Proves the account's credentials again on the caller's own session (`id` is the session of the access token),
+         *     for changing a factor: adding, renaming or deleting a passkey (and any later change of a factor) needs a proof
+         *     within the last 5 minutes, else `401 REAUTHENTICATION_REQUIRED`. A sign-in is such a proof (its password,
+         *     passkey, code or single sign-on), so the sign-in app's offer to add a passkey right after a sign-in needs none;
+         *     a refresh is not.
+         *
+         *     `password`: checked as a password sign-in is, in the same line and with the same lockouts (a wrong one counts as
+         *     a failed sign-in of the account from this address; while locked, `429`). `passkey`: the assertion of one of the
+         *     session user's own passkeys for a challenge of `POST /passkeys/authentication-options` (single use). Either way
+         *     a failure answers `401 INVALID_CREDENTIALS`. The session keeps its tokens.
+         */
+        post: operations["reauthenticateSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -216,7 +253,11 @@ export interface paths {
          *     `400 PASSKEY_REGISTRATION_FAILED`. The same sessions as for the options may add one (else `403 FORBIDDEN`);
          *     an account has at most 10 passkeys (`409 LIMIT_REACHED`).
          *
-         *     The user is emailed, in their language, that a passkey was added; the addition is written to the audit log.
+         *     As for the options, the session must have proven the account's credentials within the last 5 minutes, else
+         *     `401 REAUTHENTICATION_REQUIRED`.
+         *
+         *     The user is emailed, in their language, that a passkey was added, with a link that removes it (single use,
+         *     valid 7 days: `POST /passkeys/removal`); the addition is written to the audit log.
          */
         post: operations["createPasskey"];
         delete?: never;
@@ -248,7 +289,9 @@ export interface paths {
          *     Only a session that signed in with the account's own credentials may add a passkey: a password (with its
          *     second factor when the account has one) or a passkey. Sessions of single sign-on or of a coAlert code answer
          *     `403 FORBIDDEN`. Asking for options while the account already has 10 passkeys answers `409 LIMIT_REACHED`.
-         *     Limited to 30 an hour per user (`429 TOO_MANY_REQUESTS`).
+         *     Limited to 30 an hour per user (`429 TOO_MANY_REQUESTS`). The session must have proven the account's
+         *     credentials within the last 5 minutes (a sign-in or `POST /sessions/{id}/reauthentication`; a refresh is no
+         *     proof), else `401 REAUTHENTICATION_REQUIRED`.
          */
         post: operations["createPasskeyRegistrationOptions"];
         delete?: never;
@@ -293,6 +336,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/passkeys/removal": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a passkey by the link of its notice
+         * @description Removes the passkey whose addition the user was told of by email: the notice carries a link to the sign-in app
+         *     with a `token` (256 random bits; the region keeps only a keyed hash of it), and the app sends it here. No
+         *     session is needed: the link is the proof that the mailbox's owner asks. The token removes exactly that passkey,
+         *     once: the passkey goes with its token, so a second use (or a token that was never sent, or one older than
+         *     7 days) answers `404 NOT_FOUND`. The user is emailed that the passkey was removed; the removal is written to the
+         *     audit log. The token travels in the body of a POST, never in a URL the API answers or logs, and no cookie is
+         *     involved, so a forged cross-site request can do nothing its author could not do with the token itself.
+         *
+         *     Limited to 30 in 10 minutes per client address (`429 TOO_MANY_REQUESTS`).
+         */
+        post: operations["removePasskeyByLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/passkeys/{passkeyId}": {
         parameters: {
             query?: never;
@@ -314,7 +388,8 @@ export interface paths {
          * @description Deletes one of the signed-in user's passkeys: it signs in no more, here or as a second factor (the browser or
          *     phone may still offer it until the user removes it there). Sessions it started stay signed in. A passkey that is
          *     not the caller's answers `404 NOT_FOUND`. The user is emailed, in their language, that a passkey was removed;
-         *     the deletion is written to the audit log.
+         *     the deletion is written to the audit log. As for a rename, the session must have proven the account's
+         *     credentials within the last 5 minutes, else `401 REAUTHENTICATION_REQUIRED`.
          */
         delete: operations["deletePasskey"];
         options?: never;
@@ -322,7 +397,8 @@ export interface paths {
         /**
          * Rename a passkey
          * @description Renames one of the signed-in user's passkeys. A passkey that is not the caller's (another user's, deleted, or
-         *     none) answers `404 NOT_FOUND`.
+         *     none) answers `404 NOT_FOUND`. The session must have proven the account's credentials within the last 5 minutes
+         *     (a sign-in or `POST /sessions/{id}/reauthentication`), else `401 REAUTHENTICATION_REQUIRED`.
          */
         patch: operations["updatePasskey"];
         trace?: never;
@@ -1589,6 +1665,32 @@ export interface paths {
         patch: operations["patchScimGroup"];
         trace?: never;
     };
+    "/scim/v2/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM users and groups
+         * @description A search from the root (RFC 7644 section 3.4.3): the tenant's users and groups in one list response, users
+         *     first, each with its `meta.resourceType` and projected by its own schema. `filter` takes what either list
+         *     takes (`userName`, `emails.value`, `displayName`, `externalId` or `id` with `eq`); an attribute one resource
+         *     type does not have matches none of its resources (`userName eq "..."` finds users only), and `displayName`
+         *     compares case-insensitively for both. `startIndex` and `count` page through the users, then the groups; at
+         *     most 100 resources are returned. Sorting is not supported. Authenticated with an api key of scope `scim`
+         *     (`Authorization: Bearer <key>`); the key decides the tenant.
+         */
+        post: operations["searchScimResources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/saml/sp": {
         parameters: {
             query?: never;
@@ -1747,7 +1849,7 @@ export interface components {
          * @description Machine-readable error code. The HTTP status of each code is listed in the API description.
          * @enum {string}
          */
-        ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_NOT_REGISTERED" | "REQUEST_HEADER_FIELDS_TOO_LARGE";
+        ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_NOT_REGISTERED" | "REAUTHENTICATION_REQUIRED" | "REQUEST_HEADER_FIELDS_TOO_LARGE";
         /**
          * @description One reason a request was rejected. A body that must take one of several shapes (`oneOf`) answers the issues of
          *     the shape it chose; a body that chose none answers one issue at the body's pointer naming the properties that
@@ -1982,6 +2084,25 @@ export interface components {
         /** @description The result of a challenge. */
         ChallengeResult: components["schemas"]["OtpChallengeResult"] | components["schemas"]["AuthorizationUrlResult"] | components["schemas"]["PasskeyRequestOptions"];
         /**
+         * @description The account's own credential, proven again on the current session: its password, or the assertion of one of its
+         *     passkeys for a challenge of `POST /passkeys/authentication-options`.
+         */
+        ReauthenticationRequest: {
+            password: string;
+        } | {
+            passkey: components["schemas"]["PasskeyAuthenticationResponse"];
+        };
+        /** @description When the session proved the account's credentials, and until when it may change a factor. */
+        Reauthentication: {
+            /** Format: date-time */
+            provenAt: string;
+            /**
+             * Format: date-time
+             * @description The end of the window (5 minutes) in which the session may add, rename or delete a passkey.
+             */
+            validUntil: string;
+        };
+        /**
          * @description One of the signed-in user's passkeys (a WebAuthn discoverable credential of this region). Its public key and
          *     credential id are never shown.
          * @example {
@@ -2168,6 +2289,10 @@ export interface components {
                 [key: string]: unknown;
             };
             hints?: ("security-key" | "client-device" | "hybrid")[];
+        };
+        /** @description The token of a passkey's removal link (from the notice of its addition). */
+        PasskeyRemovalRequest: {
+            token: string;
         };
         /** @description A new name for the passkey. */
         UpdatePasskeyRequest: {
@@ -2637,6 +2762,16 @@ export interface components {
          *     | Password must contain an uppercase letter | PASSWORD_MISSING_UPPERCASE |
          *     | Password must contain a number | PASSWORD_MISSING_DIGIT |
          *     | Password must contain a special character | PASSWORD_MISSING_SPECIAL_CHARACTER |
+         *
+         *     A password that keeps every rule but is one of the most common passwords (a list shipped with the server:
+         *     compared without regard to case, and with the digits and special characters at its start and end left out,
+         *     so `Password123!` is refused), or, where the region configures a breach service, one that service knows from
+         *     a breach (a k-anonymity range query: only the first 5 hex digits of the password's SHA-1 leave the server),
+         *     answers `400 BAD_REQUEST` with one issue at the password's pointer, checked once the rules above pass:
+         *
+         *     | Message | Rule |
+         *     |---|---|
+         *     | Password is too common or known from a data breach | PASSWORD_ON_BREACH_LIST |
          */
         NewPassword: string;
         /** @description The first password of an invited user, with the token from the invitation link. */
@@ -3497,6 +3632,7 @@ export interface components {
          * @description A user to create or the full replacement of one (RFC 7643 section 4.1). `userName` must be an email address:
          *     it is what the user signs in with. Attributes this service does not keep (passwords, addresses, extension
          *     attributes) are accepted and ignored. Some clients send booleans as strings (`"True"`); both are accepted.
+         *     No string may hold U+0000 (NUL).
          * @example {
          *       "schemas": [
          *         "urn:ietf:params:scim:schemas:core:2.0:User"
@@ -3520,6 +3656,10 @@ export interface components {
         ScimUserInput: {
             schemas?: string[];
             externalId?: string;
+            /**
+             * Format: email
+             * @description An email address, with a dot in its domain; no white space.
+             */
             userName: string;
             displayName?: string;
             name?: components["schemas"]["ScimName"];
@@ -3540,10 +3680,9 @@ export interface components {
          *       "schemas": [
          *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
          *       ],
-         *       "filter": "userName eq \"anna@demo.test\"",
-         *       "attributes": [
-         *         "userName",
-         *         "name.givenName"
+         *       "filter": "externalId eq \"6f1c2a9e-0b7d-4c1e-9a55-2d7c3e8f9a10\"",
+         *       "excludedAttributes": [
+         *         "meta"
          *       ],
          *       "startIndex": 1,
          *       "count": 10
@@ -3561,15 +3700,17 @@ export interface components {
          * @description A SCIM PATCH (RFC 7644 section 3.5.2). `op` is add, remove or replace in any letter case (Microsoft Entra ID
          *     sends `Replace`); `path` is an attribute path such as `active`, `name.givenName`,
          *     `emails[type eq "work"].value` or `members[value eq "42"]`; without a path, `value` is an object of attributes.
+         *     A `remove` names its target: without a `path` it answers `400` with `scimType: noTarget` (RFC 7644 section
+         *     3.5.2.2).
          * @example {
          *       "schemas": [
          *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
          *       ],
          *       "Operations": [
          *         {
-         *           "op": "Replace",
-         *           "path": "active",
-         *           "value": "False"
+         *           "op": "replace",
+         *           "path": "externalId",
+         *           "value": "6f1c2a9e-0b7d-4c1e-9a55-2d7c3e8f9a10"
          *         }
          *       ]
          *     }
@@ -3578,7 +3719,7 @@ export interface components {
             schemas?: string[];
             Operations: (({
                 op: string;
-                path?: string;
+                path: string;
                 /** @description For `members`, the members to remove; otherwise ignored. */
                 value?: unknown;
             } & {
@@ -3594,10 +3735,14 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A member of a SCIM group; `value` is the user's SCIM id. */
+        /**
+         * @description A member of a SCIM group; `value` is the user's SCIM id, `$ref` the URI of the user (RFC 7643 section 4.2). In a
+         *     request only `value` counts; `display` and `$ref` are answered from the user.
+         */
         ScimGroupMember: {
             value: string;
             display?: string;
+            $ref?: string;
         } & {
             [key: string]: unknown;
         };
@@ -3664,6 +3809,17 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * @description A SCIM list response (RFC 7644 section 3.4.2) of Users and Groups (a search from the root);
+         *     `startIndex` is 1-based. Each resource says its type in `meta.resourceType`.
+         */
+        ScimResourceList: {
+            schemas: "urn:ietf:params:scim:api:messages:2.0:ListResponse"[];
+            totalResults: number;
+            startIndex: number;
+            itemsPerPage: number;
+            Resources: (components["schemas"]["ScimUser"] | components["schemas"]["ScimGroup"])[];
+        };
+        /**
          * @description The form an identity provider posts to the assertion consumer service (SAML 2.0 HTTP-POST binding).
          * @example {
          *       "SAMLResponse": "PHNhbWxwOlJlc3BvbnNlIHhtbG5zOnNhbWxwPSJ1cm46b2FzaXM6bmFtZXM6dGM6U0FNTDoyLjA6cHJvdG9jb2wiLz4=",
@@ -3712,6 +3868,20 @@ export interface components {
         };
         /** @description The access token is missing, malformed, expired or its session is revoked (UNAUTHORIZED, INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION). */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /**
+         * @description The access token is missing, malformed, expired or its session is revoked (UNAUTHORIZED,
+         *     INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION), or the session has not proven the account's
+         *     credentials within the last 5 minutes (REAUTHENTICATION_REQUIRED: prove them again with
+         *     `POST /sessions/{id}/reauthentication`, then repeat the request).
+         */
+        ReauthenticationRequired: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3871,8 +4041,8 @@ export interface components {
          */
         ScimSchemaUrn: string;
         /**
-         * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`
-         *     and `emails.value`. Anything else answers
+         * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`,
+         *     `emails.value` and `displayName` (case-insensitive). Anything else answers
          *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
          *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
          */
@@ -4189,6 +4359,52 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    reauthenticateSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path: {
+                /** @description The session id. */
+                id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReauthenticationRequest"];
+            };
+        };
+        responses: {
+            /** @description The session proved its credentials now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reauthentication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description The access token or its session is not valid (UNAUTHORIZED, INVALID_AUTHORIZATION_HEADER,
+             *     EXPIRED_ACCESS_TOKEN, INVALID_SESSION), the session is not the caller's (INVALID_SESSION_ID), or the password
+             *     or passkey is not the account's (INVALID_CREDENTIALS).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listPasskeys: {
         parameters: {
             query?: {
@@ -4257,7 +4473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["ReauthenticationRequired"];
             /** @description The session did not sign in with the account's own credentials (FORBIDDEN). */
             403: {
                 headers: {
@@ -4301,7 +4517,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["ReauthenticationRequired"];
             /** @description The session did not sign in with the account's own credentials (FORBIDDEN). */
             403: {
                 headers: {
@@ -4350,6 +4566,43 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    removePasskeyByLink: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /**
+                 * @description The language the sign-in app is showing (a standard Accept-Language value, such as `sv-SE,sv;q=0.9,en;q=0.8`).
+                 *     The message this request sends is written in the user's `preferredLanguage`; for a user who has chosen none, in
+                 *     the best of the supported languages (sv, en, nl, fi, es, pt) this header names, else in English. A value that
+                 *     names none of them, or cannot be read, means English; it never makes the request fail.
+                 * @example sv-SE,sv;q=0.9,en;q=0.8
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeyRemovalRequest"];
+            };
+        };
+        responses: {
+            /** @description The passkey is removed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     deletePasskey: {
         parameters: {
             query?: never;
@@ -4373,7 +4626,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["ReauthenticationRequired"];
             404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
@@ -4407,7 +4660,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["ReauthenticationRequired"];
             404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
@@ -4844,8 +5097,9 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description The request breaks the contract or the password breaks a password rule (BAD_REQUEST), or the token is unknown
-             *     or not this user's (USER_PASSWORD_SET_TOKEN_INVALID).
+             * @description The request breaks the contract or the password breaks a password rule or is too common or breached
+             *     (BAD_REQUEST, rule `PASSWORD_ON_BREACH_LIST`: see NewPassword), or the token is unknown or not this user's
+             *     (USER_PASSWORD_SET_TOKEN_INVALID).
              */
             400: {
                 headers: {
@@ -4940,8 +5194,9 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description The request breaks the contract or the password breaks a password rule (BAD_REQUEST), or the token is unknown,
-             *     not this user's or already used (USER_PASSWORD_SET_TOKEN_INVALID).
+             * @description The request breaks the contract or the password breaks a password rule or is too common or breached
+             *     (BAD_REQUEST, rule `PASSWORD_ON_BREACH_LIST`: see NewPassword), or the token is unknown, not this user's or
+             *     already used (USER_PASSWORD_SET_TOKEN_INVALID).
              */
             400: {
                 headers: {
@@ -6215,8 +6470,8 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`
-                 *     and `emails.value`. Anything else answers
+                 * @description A SCIM filter on users; this service supports `<attribute> eq "<value>"` on `userName`, `externalId`, `id`,
+                 *     `emails.value` and `displayName` (case-insensitive). Anything else answers
                  *     `400` with `scimType: invalidFilter`, as does a quoted value with an invalid escape. Reserved characters may
                  *     appear unencoded (`@`, `+` for a space, as RFC 7644 clients send them).
                  */
@@ -6313,7 +6568,35 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "userName eq \"anna@demo.test\"",
+                 *       "attributes": [
+                 *         "userName",
+                 *         "name.givenName"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
                 "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "userName eq \"anna@demo.test\"",
+                 *       "attributes": [
+                 *         "userName",
+                 *         "name.givenName"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScimSearchRequest"];
             };
         };
@@ -6474,7 +6757,45 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+                 *       ],
+                 *       "Operations": [
+                 *         {
+                 *           "op": "Replace",
+                 *           "path": "title",
+                 *           "value": "Teacher"
+                 *         },
+                 *         {
+                 *           "op": "Replace",
+                 *           "path": "active",
+                 *           "value": "True"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/scim+json": components["schemas"]["ScimPatchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+                 *       ],
+                 *       "Operations": [
+                 *         {
+                 *           "op": "Replace",
+                 *           "path": "title",
+                 *           "value": "Teacher"
+                 *         },
+                 *         {
+                 *           "op": "Replace",
+                 *           "path": "active",
+                 *           "value": "True"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScimPatchRequest"];
             };
         };
@@ -6596,7 +6917,33 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "displayName eq \"Crisis team\"",
+                 *       "attributes": [
+                 *         "displayName"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
                 "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "displayName eq \"Crisis team\"",
+                 *       "attributes": [
+                 *         "displayName"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScimSearchRequest"];
             };
         };
@@ -6757,7 +7104,43 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+                 *       ],
+                 *       "Operations": [
+                 *         {
+                 *           "op": "replace",
+                 *           "path": "displayName",
+                 *           "value": "Teachers"
+                 *         },
+                 *         {
+                 *           "op": "remove",
+                 *           "path": "members[value eq \"42\"]"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/scim+json": components["schemas"]["ScimPatchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:PatchOp"
+                 *       ],
+                 *       "Operations": [
+                 *         {
+                 *           "op": "replace",
+                 *           "path": "displayName",
+                 *           "value": "Teachers"
+                 *         },
+                 *         {
+                 *           "op": "remove",
+                 *           "path": "members[value eq \"42\"]"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScimPatchRequest"];
             };
         };
@@ -6775,6 +7158,62 @@ export interface operations {
             401: components["responses"]["ScimError"];
             404: components["responses"]["ScimError"];
             409: components["responses"]["ScimError"];
+            default: components["responses"]["ScimError"];
+        };
+    };
+    searchScimResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "displayName eq \"Crisis team\"",
+                 *       "attributes": [
+                 *         "displayName",
+                 *         "meta.resourceType"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
+                "application/scim+json": components["schemas"]["ScimSearchRequest"];
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "urn:ietf:params:scim:api:messages:2.0:SearchRequest"
+                 *       ],
+                 *       "filter": "displayName eq \"Crisis team\"",
+                 *       "attributes": [
+                 *         "displayName",
+                 *         "meta.resourceType"
+                 *       ],
+                 *       "startIndex": 1,
+                 *       "count": 10
+                 *     }
+                 */
+                "application/json": components["schemas"]["ScimSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of users and groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": components["schemas"]["ScimResourceList"];
+                };
+            };
+            400: components["responses"]["ScimError"];
+            401: components["responses"]["ScimError"];
             default: components["responses"]["ScimError"];
         };
     };
