@@ -1098,8 +1098,11 @@ export interface paths {
          *     Errors: `400 BAD_REQUEST`; `403 INSUFFICIENT_PRIVILEGES` when the caller lacks `cec.maySend`;
          *     `403 CEC_MESSAGE_GROUP_FORBIDDEN` when a group does not exist, belongs to another tenant or may not be sent
          *     to; `409 CEC_TENANT_CONFIGURATION_INCOMPLETE` when the tenant has no sender settings for external
-         *     communication; `429 TOO_MANY_REQUESTS` (with `unavailableUntil` and `Retry-After`) when the tenant has sent
-         *     its quota of external messages this hour (60 by default, shared by all its senders), and nothing is stored.
+         *     communication; `429 TOO_MANY_REQUESTS` (with `unavailableUntil`, `Retry-After` and the `administrators` to
+         *     ask) when the sender has sent their quota of external messages this hour (30 by default) or the tenant its
+         *     higher ceiling over all its senders (300 by default; never applied to a tenant administrator's own messages),
+         *     unless a tenant administrator lifted them for the hour (`liftCecCeiling`); nothing is stored then. Only
+         *     stored messages count, never a refused request.
          */
         post: operations["sendCecMessage"];
         delete?: never;
@@ -1172,6 +1175,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/external-communications/ceiling-lifts": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift the tenant's ceiling of external messages for the next hour
+         * @description External messages are bounded per sender (`EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR`, 30 an hour by default)
+         *     and, as a higher ceiling over all of the tenant's senders, per tenant (`EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR`,
+         *     300 an hour by default). A tenant administrator lifts both for the tenant for the next hour from now: until
+         *     `liftedUntil`, no quota refuses an external message of the tenant. A later lift extends it to an hour from then.
+         *     Each lift is recorded (who, when, until when, the reason given) and logged; the operator tool does the same
+         *     (`npm run admin -- cec-ceiling lift`).
+         *
+         *     Only an administrator of the tenant may lift it, else `403 FORBIDDEN`.
+         */
+        post: operations["liftCecCeiling"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/personal-alarms": {
         parameters: {
             query?: never;
@@ -1206,9 +1241,11 @@ export interface paths {
          *     the device), else `403 FORBIDDEN`. An active alarm whose `dispatchAt` has already passed is dispatched at once
          *     (a past `dispatchAt` means now).
          *
-         *     Quotas per sender (the caller), per hour: alarms created (60 by default) and alarms that go off at once, that
-         *     is created active with a `dispatchAt` at most a minute ahead or already passed (5 by default). Past either the
-         *     call answers `429 TOO_MANY_REQUESTS` with `unavailableUntil` and `Retry-After`, and nothing is created.
+         *     An alarm that goes off now (created active with a `dispatchAt` at most a minute ahead or already passed) is
+         *     never refused by a quota and counts towards none. Other alarms count towards the sender's (the caller's) quota
+         *     of alarms created, per hour (60 by default), once they are created: a refused request (4xx) spends nothing.
+         *     Past it the call answers `429 TOO_MANY_REQUESTS` with `unavailableUntil` and `Retry-After`, and nothing is
+         *     created.
          */
         post: operations["createPersonalAlarm"];
         delete?: never;
@@ -1256,9 +1293,8 @@ export interface paths {
          *     membership's tenant-administrator role) who also holds `alarms.mayActivate`; anyone else answers
          *     `403 FORBIDDEN`. Every change is recorded (who, when, each changed field from → to), and a change by someone
          *     other than the owner sends the owner a notice in their language naming who changed what.
-         *     Moving an active alarm's `dispatchAt` to at most a minute ahead, or into the past (which dispatches it at
-         *     once), counts towards the caller's quota of alarms that go off at once (5 an hour by default); past it the
-         *     call answers `429 TOO_MANY_REQUESTS` with `unavailableUntil` and `Retry-After`, and nothing changes.
+         *     A change counts towards no quota and is never refused by one: moving an active alarm's `dispatchAt` to at
+         *     most a minute ahead or into the past dispatches it at once (the owner's, or an operator's "send now").
          */
         patch: operations["updatePersonalAlarm"];
         trace?: never;
@@ -1292,9 +1328,8 @@ export interface paths {
          *     Only the alarm's owner may start it, or an operator acting for them: an administrator of the tenant who also
          *     holds `alarms.mayActivate`; anyone else answers `403 FORBIDDEN`. The start is recorded, and the owner gets a
          *     notice when someone else started it.
-         *     Activating an alarm whose `dispatchTime` is at most a minute ahead or has passed counts towards the caller's
-         *     quota of alarms that go off at once (5 an hour by default); past it the call answers `429 TOO_MANY_REQUESTS`
-         *     with `unavailableUntil` and `Retry-After`, and the alarm stays inactive.
+         *     A start counts towards no quota and is never refused by one: an alarm whose `dispatchTime` is at most a minute
+         *     ahead or has passed goes off at once.
          */
         post: operations["activatePersonalAlarm"];
         delete?: never;
@@ -1894,6 +1929,14 @@ export interface components {
                  * @description On `TOO_MANY_REQUESTS`, the moment the call may be made again.
                  */
                 unavailableUntil?: string;
+                /**
+                 * @description On `TOO_MANY_REQUESTS` of a quota a tenant administrator can lift (external messages): who to ask, the
+                 *     tenant's administrators (empty when it has none: then the operator of the service).
+                 */
+                administrators?: {
+                    name: string;
+                    email: string;
+                }[];
                 /** @description Id of the request in the server logs; present on `INTERNAL_SERVER_ERROR`. */
                 requestId?: string;
             };
@@ -3208,6 +3251,24 @@ export interface components {
             data: components["schemas"]["CecRecipient"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description Why the ceiling is lifted (kept with the record of the lift). */
+        LiftCecCeilingRequest: {
+            reason: string;
+        };
+        /** @description A lift of the tenant's ceiling of external messages, as recorded. */
+        CecCeilingLift: {
+            readonly id: components["schemas"]["Id"];
+            /** @description Who lifted it (the administrator's name and email, or the operator tool). */
+            liftedBy: string;
+            reason: string | null;
+            /** Format: date-time */
+            createdTime: string;
+            /**
+             * Format: date-time
+             * @description Until then no quota refuses an external message of the tenant.
+             */
+            liftedUntil: string;
+        };
         /**
          * @description A personal alarm (lone-worker timer): unless it is deactivated before `dispatchTime`, an alarm message goes to
          *     its recipients at that time.
@@ -3908,9 +3969,12 @@ export interface components {
             };
         };
         /**
-         * @description The tenant's quota of external messages for the hour is used up (TOO_MANY_REQUESTS;
-         *     `EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR`, 60 by default, shared by all of the tenant's senders). Nothing is
-         *     stored or sent; try again after `unavailableUntil` (the end of the hour's window), which `Retry-After` gives in
+         * @description A quota of external messages for the hour is used up (TOO_MANY_REQUESTS): first the sender's own
+         *     (`EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR`, 30 by default), last the tenant's higher ceiling over all its senders
+         *     (`EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR`, 300 by default), which never holds back a tenant administrator's own
+         *     messages. Only stored messages count, never a refused request. Nothing is stored or sent; `administrators` names
+         *     who to ask (the tenant's administrators, who can lift both for the next hour: `liftCecCeiling`), as does the
+         *     message; else try again after `unavailableUntil` (the end of the hour's window), which `Retry-After` gives in
          *     seconds.
          */
         ExternalMessageQuotaExceeded: {
@@ -3923,11 +3987,11 @@ export interface components {
             };
         };
         /**
-         * @description The sender's alarm quota for the hour is used up (TOO_MANY_REQUESTS): alarms created per sender
-         *     (`ALARMS_PER_SENDER_PER_HOUR`, 60 by default) or alarms armed to go off at once per sender, that is with a
-         *     dispatch time at most a minute ahead or already passed (`IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR`, 5 by default).
-         *     The caller's user is the sender. Nothing is changed; try again after `unavailableUntil` (the end of the hour's
-         *     window), which `Retry-After` gives in seconds.
+         * @description The sender's alarm quota for the hour is used up (TOO_MANY_REQUESTS): alarms created per sender that do not go
+         *     off now (`ALARMS_PER_SENDER_PER_HOUR`, 60 by default; an alarm created active with a dispatch time at most a
+         *     minute ahead or already passed is never refused and never counted). Only created alarms count, never a refused
+         *     request. The caller's user is the sender. Nothing is changed; try again after `unavailableUntil` (the end of the
+         *     hour's window), which `Retry-After` gives in seconds.
          */
         AlarmQuotaExceeded: {
             headers: {
@@ -5969,6 +6033,47 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    liftCecCeiling: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiftCecCeilingRequest"];
+            };
+        };
+        responses: {
+            /** @description The ceiling is lifted until `liftedUntil`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CecCeilingLift"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not an administrator of the tenant, or does not belong to it (FORBIDDEN). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            default: components["responses"]["Unexpected"];
+        };
+    };
     listPersonalAlarms: {
         parameters: {
             query?: {
@@ -6153,10 +6258,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /**
-             * @description The alarm has already been dispatched and can no longer be changed, or it was started meanwhile so that
-             *     this change makes it go off at once (try again; it then counts towards the quota) (PERSONAL_ALARM_CONFLICT).
-             */
+            /** @description The alarm has already been dispatched and can no longer be changed (PERSONAL_ALARM_CONFLICT). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6165,7 +6267,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            429: components["responses"]["AlarmQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -6208,9 +6309,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Another alarm of the same device is active, this alarm has already been dispatched, or its dispatch time
-             *     was moved meanwhile so that activating it makes it go off at once (try again; it then counts towards the
-             *     quota) (PERSONAL_ALARM_CONFLICT).
+             * @description Another alarm of the same device is active, or this alarm has already been dispatched
+             *     (PERSONAL_ALARM_CONFLICT).
              */
             409: {
                 headers: {
@@ -6220,7 +6320,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            429: components["responses"]["AlarmQuotaExceeded"];
             default: components["responses"]["Unexpected"];
         };
     };

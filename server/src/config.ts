@@ -172,7 +172,7 @@ const variables = z.object({
   DRAIN_DELAY_MS: optional(integer(0, 60_000)),
   CLIENT_IPV6_PREFIX: optional(integer(56, 64)),
   ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
-  IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
+  EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
   EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR: optional(integer(1, 1_000_000)),
   WEBAUTHN_RP_ID: optional(
     z
@@ -351,12 +351,13 @@ function toConfig(v: Variables, problems: string[]) {
     passwordBreachRangeUrl: v.PASSWORD_BREACH_RANGE_URL ?? null,
     /**
      * What members may send, per hour (security/sending-quotas.ts; docs/security.md): personal alarms created per
-     * sender, alarms armed to go off within a minute (or already due) per sender, external messages per tenant.
+     * sender (an alarm that goes off now is never counted nor refused), external messages per sender and the
+     * tenant's higher ceiling over all its senders (which a tenant administrator can lift for an hour).
      */
     quotas: {
       alarmsPerSenderPerHour: v.ALARMS_PER_SENDER_PER_HOUR ?? 60,
-      immediateAlarmsPerSenderPerHour: v.IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR ?? 5,
-      externalMessagesPerTenantPerHour: v.EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR ?? 60,
+      externalMessagesPerSenderPerHour: v.EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR ?? 30,
+      externalMessagesPerTenantPerHour: v.EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR ?? 300,
     },
     /** Passkeys (WebAuthn): the relying party and the sign-in app's origins its ceremonies must come from. */
     webauthn,

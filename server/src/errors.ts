@@ -69,6 +69,8 @@ export interface ApiErrorOptions {
   cause?: unknown;
   /** The methods the path has, for 405 (sent as `Allow`, RFC 9110 section 15.5.6). */
   allow?: string[];
+  /** On a quota a tenant administrator can lift: who to ask (sent as `administrators`). */
+  administrators?: { name: string; email: string }[];
 }
 
 /** Thrown anywhere; the error middleware writes it as the spec's envelope. */
@@ -78,6 +80,7 @@ export class ApiError extends Error {
   readonly issues?: ValidationIssue[];
   readonly unavailableUntil?: Date;
   readonly allow?: string[];
+  readonly administrators?: { name: string; email: string }[];
 
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
     super(options.message ?? defaultMessages[code] ?? code, { cause: options.cause });
@@ -87,6 +90,7 @@ export class ApiError extends Error {
     this.issues = options.issues;
     this.unavailableUntil = options.unavailableUntil;
     this.allow = options.allow;
+    this.administrators = options.administrators;
   }
 
   toBody(requestId?: string): ErrorBody {
@@ -98,6 +102,7 @@ export class ApiError extends Error {
         message: this.message,
         ...(this.issues ? { issues: this.issues } : {}),
         ...(this.unavailableUntil ? { unavailableUntil: this.unavailableUntil.toISOString() } : {}),
+        ...(this.administrators ? { administrators: this.administrators } : {}),
         ...(requestId && this.httpStatus >= 500 ? { requestId } : {}),
       },
     };

@@ -10,6 +10,7 @@ import { GroupChangeRefused } from '../modules/groups';
 import { PermissionChangeRefused } from '../modules/users';
 import { AdminError } from './admin-error';
 import type { AdminIo } from './admin-io';
+import { cecCeilingCommands } from './commands/cec-ceiling';
 import { coalertCodeCommands } from './commands/coalert-codes';
 import { externalCommunicationCommands } from './commands/external-communication';
 import { groupCommands } from './commands/groups';
@@ -44,6 +45,7 @@ Examples:
   npm run admin -- cec-group create --tenant 3 --name "Parents"
   npm run admin -- recipient import --tenant 3 --group 1 --file parents.csv --dry-run
   npm run admin -- template create --tenant 3 --name "Evacuation" --content-file evacuation.txt
+  npm run admin -- cec-ceiling lift --tenant 3 --reason "Fire at the north school"
   npm run admin -- <command> --help     every option of a command
 
 With the embedded database (no DATABASE_URL), stop the region first: its data directory has one user at a time.`,
@@ -57,6 +59,7 @@ With the embedded database (no DATABASE_URL), stop the region first: its data di
   permissionCommands(program, io);
   groupCommands(program, io);
   externalCommunicationCommands(program, io);
+  cecCeilingCommands(program, io);
   return program;
 }
 

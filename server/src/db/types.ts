@@ -43,6 +43,16 @@ export interface ApiKeys {
   tenant_id: number;
 }
 
+export interface CecCeilingLifts {
+  created_at: Timestamp;
+  id: Generated<number>;
+  lifted_by: string;
+  lifted_by_user_id: number | null;
+  lifted_until: Timestamp;
+  reason: string | null;
+  tenant_id: number;
+}
+
 export interface CecContacts {
   created_at: Generated<Timestamp>;
   email: string | null;
@@ -507,6 +517,7 @@ export interface VerifiedCredentials {
 export interface DB {
   accounts: Accounts;
   api_keys: ApiKeys;
+  cec_ceiling_lifts: CecCeilingLifts;
   cec_contacts: CecContacts;
   cec_group_members: CecGroupMembers;
   cec_groups: CecGroups;

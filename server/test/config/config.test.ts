@@ -99,25 +99,25 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).seedDemoData).toBe(false);
   });
 
-  test('sending quotas default to 60 alarms and 5 immediate alarms per sender, 60 external messages per tenant, an hour', () => {
+  test('sending quotas default to 60 alarms created per sender, 30 external messages per sender and 300 per tenant, an hour', () => {
     expect(loadConfig({}).quotas).toEqual({
       alarmsPerSenderPerHour: 60,
-      immediateAlarmsPerSenderPerHour: 5,
-      externalMessagesPerTenantPerHour: 60,
+      externalMessagesPerSenderPerHour: 30,
+      externalMessagesPerTenantPerHour: 300,
     });
     expect(
       loadConfig({
         ALARMS_PER_SENDER_PER_HOUR: '100',
-        IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR: '10',
+        EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR: '40',
         EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR: '500',
       }).quotas,
     ).toEqual({
       alarmsPerSenderPerHour: 100,
-      immediateAlarmsPerSenderPerHour: 10,
+      externalMessagesPerSenderPerHour: 40,
       externalMessagesPerTenantPerHour: 500,
     });
-    expect(() => loadConfig({ IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR: '0' })).toThrow(
-      /IMMEDIATE_ALARMS_PER_SENDER_PER_HOUR must be an integer from 1/,
+    expect(() => loadConfig({ EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR: '0' })).toThrow(
+      /EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR must be an integer from 1/,
     );
   });
 

@@ -8,6 +8,7 @@ import {
   listCecTemplates,
   sendCecMessage,
 } from './external-communication.service';
+import { liftCecCeiling } from './external-communication.ceiling';
 import type { ExternalCommunicationDeps } from './external-communication.deps';
 
 /** A form-style array arrives as an array from the validator; a bare value is split defensively. */
@@ -20,7 +21,8 @@ type Operations =
   | 'listCecMessages'
   | 'sendCecMessage'
   | 'getCecMessage'
-  | 'listCecMessageRecipients';
+  | 'listCecMessageRecipients'
+  | 'liftCecCeiling';
 
 export const externalCommunicationHandlers = (services: ExternalCommunicationDeps): PartialHandlers<Operations> => ({
   listCecGroups: async (ctx) => ({
@@ -42,6 +44,10 @@ export const externalCommunicationHandlers = (services: ExternalCommunicationDep
   sendCecMessage: async (ctx) => ({
     status: 201,
     body: await sendCecMessage(services, requireAuth(ctx), requireTenant(ctx), ctx.body),
+  }),
+  liftCecCeiling: async (ctx) => ({
+    status: 201,
+    body: await liftCecCeiling(services, requireAuth(ctx), requireTenant(ctx), ctx.body),
   }),
   getCecMessage: async (ctx) => ({
     status: 200,

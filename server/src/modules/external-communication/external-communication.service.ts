@@ -6,7 +6,8 @@ import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { ExternalCommunicationDeps } from './external-communication.deps';
 import { pageOf, type Page, type PageParams } from '../../shared/paging';
-import { spendExternalMessageQuota } from '../../security/sending-quotas';
+import { countExternalMessage } from '../../security/sending-quotas';
+import { ceilingLiftedUntil, selectTenantAdministrators } from './external-communication.quota.repository';
 import {
   findExternalMessage,
   findSenderSettings,
@@ -132,7 +133,6 @@ export async function sendCecMessage(
   const missing = wanted.find((id) => !groups.some((g) => g.id === id));
   if (missing !== undefined)
     throw new ApiError('CEC_MESSAGE_GROUP_FORBIDDEN', { message: `The message may not be sent to group ${missing}` });
-  await spendExternalMessageQuota(services.throttle, services.config.quotas, tenantId);
   const sentAt = services.now();
   const values = {
     tenant_id: tenantId,
@@ -148,6 +148,16 @@ export async function sendCecMessage(
   };
   const stored = await services.db.transaction().execute(async (trx) => {
     const row = await insertExternalMessage(trx, values, groups);
+    // Counted last, in the transaction that stores the message: a refused request spends nothing.
+    const liftedUntil = await ceilingLiftedUntil(trx, tenantId, sentAt);
+    await countExternalMessage(
+      trx,
+      sentAt,
+      services.config.quotas,
+      { tenantId, userId: auth.userId, tenantAdmin: auth.tenantAdmin === true },
+      liftedUntil !== null,
+      () => selectTenantAdministrators(trx, tenantId),
+    );
     await services.jobs.enqueue(trx, {
       kind: externalMessageDeliverJob,
       dedupeKey: `cec:${row.id}:deliver`,

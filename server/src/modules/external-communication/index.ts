@@ -4,6 +4,7 @@ export { externalCommunicationHandlers } from './external-communication.handlers
 export { confirmationRouter } from './confirmation-page';
 export { externalMessageDeliverJob } from './external-communication.service';
 export { deliverExternalMessage } from './external-communication.delivery';
+export { recordCeilingLift } from './external-communication.ceiling';
 export {
   SetupRefused,
   addRecipient,

@@ -7,7 +7,7 @@ import { ApiError } from '../../errors';
 import type { AuthContext } from '../../shared/caller';
 import type { PersonalAlarmsDeps } from './personal-alarms.deps';
 import { pageOf, type Page, type PageParams } from '../../shared/paging';
-import { dispatchesAtOnce, spendAlarmQuota } from '../../security/sending-quotas';
+import { countAlarmCreation, dispatchesAtOnce } from '../../security/sending-quotas';
 import {
   countAlarms,
   countReachedUsers,
@@ -45,12 +45,6 @@ const deviceConflict = () =>
   new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The device already has an active personal alarm' });
 const dispatchedConflict = () =>
   new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The personal alarm has already been dispatched' });
-// The quota of alarms that go off at once is counted before the transaction (the throttle is its own statement);
-// an alarm changed meanwhile so that the change would need it after all is refused, to be tried again.
-const changedMeanwhile = () =>
-  // Stryker disable next-line ObjectLiteral,StringLiteral: answered only when another connection changes the alarm
-  // in between; the embedded database of mutation runs has one connection.
-  new ApiError('PERSONAL_ALARM_CONFLICT', { message: 'The personal alarm changed meanwhile; try again' });
 const noRecipients = () =>
   new ApiError('PERSONAL_ALARM_NOT_FOUND_RECIPIENTS', { message: 'No valid recipients found' });
 
@@ -113,10 +107,6 @@ export async function createPersonalAlarm(
   if (body.sender.userId !== auth.userId)
     throw new ApiError('FORBIDDEN', { message: 'A personal alarm can only be started for yourself' });
   const now = services.now();
-  await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, {
-    create: true,
-    immediate: body.active && dispatchesAtOnce(new Date(body.dispatchAt), now),
-  });
   const row = await inTransaction(services, async (trx) => {
     const refs = await recipientsOf(trx, tenantId, auth.userId, body.recipientUserIds, body.groupIds);
     // Stryker disable next-line ConditionalExpression: without the pre-check the unique index refuses the insert, which
@@ -137,6 +127,10 @@ export async function createPersonalAlarm(
     });
     await replaceRecipientUsers(trx, alarm.id, refs.users);
     await replaceRecipientGroups(trx, alarm.id, refs.groups);
+    // Counted last, once every check has passed: a refused request spends nothing, and an alarm that goes off now is
+    // never counted nor refused (security/sending-quotas.ts).
+    const goesOffNow = alarm.active && dispatchesAtOnce(alarm.dispatch_at, now);
+    await countAlarmCreation(trx, now, services.config.quotas, auth.userId, goesOffNow);
     if (alarm.active) await armTimer(services, trx, alarm);
     await recordAlarmChange(services, trx, alarm, auth.userId, 'create', {
       text: { to: alarm.text },
@@ -188,18 +182,8 @@ export async function updatePersonalAlarm(
   body: UpdateRequest,
 ): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate');
-  const atOnce = body.dispatchAt !== undefined && dispatchesAtOnce(new Date(body.dispatchAt), services.now());
-  // Stryker disable next-line BooleanLiteral: read only by the changed-meanwhile check below, which one connection
-  // cannot reach.
-  let counted = false;
-  if (atOnce) {
-    const current = await findAlarm(services.db, tenantId, id);
-    // Only an armed alarm goes off: an active one is never dispatched yet (its dispatch ends it in the same statement).
-    if (current?.active) {
-      await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, { create: false, immediate: true });
-      counted = true;
-    }
-  }
+  // A change never spends a quota: moving an alarm to go off now is the owner's (or an operator's "send now") and is
+  // never refused (security/sending-quotas.ts).
   const row = await inTransaction(services, async (trx) => {
     // Stryker disable next-line BooleanLiteral: the row lock orders transactions of different connections; the embedded
     // database of mutation runs has one connection, on which transactions run one after the other.
@@ -207,9 +191,6 @@ export async function updatePersonalAlarm(
     if (!alarm) throw notFound();
     requireOwnerOrOperator(auth, alarm, 'change');
     if (alarm.message_id !== null) throw dispatchedConflict();
-    // Stryker disable next-line ConditionalExpression: reached only when another connection changes the alarm between
-    // the count and this transaction (see changedMeanwhile); the embedded database of mutation runs has one.
-    if (atOnce && alarm.active && !counted) throw changedMeanwhile();
     const changes: AlarmChanges = {};
     if (body.recipientUserIds !== undefined || body.groupIds !== undefined) {
       const current = await selectRecipientRefs(trx, id);
@@ -266,15 +247,7 @@ export async function activatePersonalAlarm(
   id: number,
 ): Promise<PersonalAlarm> {
   requireFlag(auth, 'mayActivate');
-  const now = services.now();
-  const current = await findAlarm(services.db, tenantId, id);
-  const counted =
-    current !== undefined &&
-    !current.active &&
-    current.message_id === null &&
-    dispatchesAtOnce(current.dispatch_at, now);
-  if (counted)
-    await spendAlarmQuota(services.throttle, services.config.quotas, auth.userId, { create: false, immediate: true });
+  // Starting an alarm never spends a quota, whenever it goes off (security/sending-quotas.ts).
   const row = await inTransaction(services, async (trx) => {
     // Stryker disable next-line BooleanLiteral: the row lock orders transactions of different connections; the embedded
     // database of mutation runs has one connection, on which transactions run one after the other.
@@ -286,9 +259,6 @@ export async function activatePersonalAlarm(
     // Stryker disable next-line ConditionalExpression: equivalent; without this check the unique index on active (user,
     // device) refuses the same start with the same answer (isActiveDeviceViolation). The check spares a failed write.
     if (await findActiveAlarmOnDevice(trx, alarm.user_id, alarm.device_id, alarm.id)) throw deviceConflict();
-    // Stryker disable next-line ConditionalExpression: reached only when another connection changes the alarm between
-    // the count and this transaction (see changedMeanwhile); the embedded database of mutation runs has one.
-    if (!counted && dispatchesAtOnce(alarm.dispatch_at, now)) throw changedMeanwhile();
     const updated = await updateAlarm(trx, id, {
       active: true,
       version: alarm.version + 1,
