@@ -4,7 +4,8 @@
  * build served by nginx and the demo calling platform. A user adds a passkey when the app offers one after a sign-in
  * with a password (and code), then signs in with the passkey alone and lands back on the platform in the region
  * holding the account: a Swedish-speaking and an English-speaking user, in each region. The passkey also stands in
- * for the emailed code, and a failed ceremony shows its own message.
+ * for the emailed code, a failed ceremony shows its own message, and the link in the notice of the added passkey
+ * removes it (on a press, never on opening).
  */
 import type { CDPSession, Page } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
@@ -114,6 +115,21 @@ async function withoutPasskeyAutofill(page: Page) {
   });
 }
 
+/** The removal link in the notice of the added passkey the region sent to `to`, waiting for it to arrive. */
+async function removalLinkFor(regionOrigin: string, to: string, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${regionOrigin}/dev/outbox?to=${encodeURIComponent(to)}`);
+    const { data } = (await response.json()) as { data: { body: string }[] };
+    for (const message of data) {
+      const link = /https?:\/\/\S+\/remove-passkey\?\S+/.exec(message.body)?.[0];
+      if (link) return link;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No passkey removal link to ${to} at ${regionOrigin}/dev/outbox within ${timeoutMs} ms`);
+}
+
 describe('passkeys in a real browser (virtual authenticator) against two regions', () => {
   test.each([
     [
@@ -135,7 +151,7 @@ describe('passkeys in a real browser (virtual authenticator) against two regions
       false,
     ],
   ] as const)(
-    '%s adds a passkey when offered after the sign-in, then signs in with it alone, back to the platform',
+    '%s adds a passkey when offered after the sign-in, signs in with it alone, back to the platform, then removes it by the emailed link',
     async (_name, locale, texts, email, region, twoFactor) => {
       const { page, requests, authenticator } = await visitWithAuthenticator(locale);
       await signInWithPassword(page, texts, { email, region, twoFactor });
@@ -190,6 +206,24 @@ describe('passkeys in a real browser (virtual authenticator) against two regions
             .filter((request) => sentTo(request, regionUrl(region)) && request.startsWith('PATCH ')),
         ).toHaveLength(1);
       }
+
+      // The notice of the added passkey links to its removal in the account's region: opening the link removes
+      // nothing (mail scanners open links); the button does, once.
+      const link = await removalLinkFor(regionUrl(region), email);
+      expect(link.startsWith(`${stack.web}/remove-passkey?token=`)).toBe(true);
+      before = requests.length;
+      await page.goto(link);
+      await page.getByRole('heading', { name: texts.removePasskey.title, exact: true }).waitFor();
+      expect(requests.slice(before).some((request) => request.includes('/passkeys/removal'))).toBe(false);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: texts.removePasskey.submit, exact: true }).click();
+      await page.getByRole('heading', { name: texts.removePasskey.doneTitle, exact: true }).waitFor();
+      expect(requests.slice(before).filter((request) => request.includes('/passkeys/removal'))).toEqual([
+        `POST ${regionUrl(region)}/core/v1/passkeys/removal`,
+      ]);
+      await page.goto(link);
+      await page.getByRole('button', { name: texts.removePasskey.submit, exact: true }).click();
+      await page.getByRole('heading', { name: texts.removePasskey.goneTitle, exact: true }).waitFor();
     },
   );
 

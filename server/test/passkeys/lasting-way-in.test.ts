@@ -23,6 +23,8 @@ async function removalTokenFor(email: string): Promise<string> {
   const mail = await latestOutboxMessage(ctx.services, email);
   const link = /https?:\/\/\S+\/remove-passkey\?\S+/.exec(mail?.body ?? '')?.[0];
   expect(link).toBeDefined();
+  // The sign-in app's page sends the token to the region the link names, and to no other.
+  expect(new URL(link!).searchParams.get('region')).toBe(ctx.services.config.region);
   return new URL(link!).searchParams.get('token')!;
 }
 

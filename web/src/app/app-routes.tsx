@@ -18,6 +18,9 @@ const ForgotPasswordPage = lazy(() => loadForgotPasswordPage().then((m) => ({ de
 const NewPasswordPage = lazy(() => loadNewPasswordPage().then((m) => ({ default: m.NewPasswordPage })));
 const SsoReturnPage = lazy(() => loadSsoReturnPage().then((m) => ({ default: m.SsoReturnPage })));
 const PasskeyOfferPage = lazy(() => loadPasskeyOfferPage().then((m) => ({ default: m.PasskeyOfferPage })));
+const RemovePasskeyPage = lazy(() =>
+  import('../pages/remove-passkey/remove-passkey-page').then((m) => ({ default: m.RemovePasskeyPage })),
+);
 
 /**
  * Any other path goes to /login, keeping the query (a platform linking to / still passes its redirectUrl). On the
@@ -46,6 +49,7 @@ export function AppRoutes() {
         <Route path="/forgot-password" element={<ForgotPasswordPage />} />
         <Route path="/set-password" element={<NewPasswordPage linkKind="set" />} />
         <Route path="/reset-password" element={<NewPasswordPage linkKind="reset" />} />
+        <Route path="/remove-passkey" element={<RemovePasskeyPage />} />
         <Route path="/invalid-redirect" element={<InvalidRedirectPage />} />
         <Route path="*" element={<ToLogin />} />
       </Route>
