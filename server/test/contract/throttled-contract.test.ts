@@ -15,10 +15,8 @@ const throttled = [
   'resetPassword',
   'getPasswordSetToken',
   'setPassword', // token checks per address
-  'createPersonalAlarm', // sending quotas: alarms created and alarms that go off at once, per sender
-  'updatePersonalAlarm', // moving an active alarm to go off at once
-  'activatePersonalAlarm', // activating an alarm that goes off at once
-  'sendCecMessage', // external messages per tenant
+  'createPersonalAlarm', // sending quota: alarms created for later, per sender (one that goes off now never counts)
+  'sendCecMessage', // external messages per sender, then the tenant's ceiling
   'createPasskeyAuthenticationOptions', // per address
   'createPasskeyRegistrationOptions', // per user
   'reauthenticateSession', // the sign-in lockouts, as a password sign-in
