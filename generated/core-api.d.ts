@@ -1100,7 +1100,7 @@ export interface paths {
          *     to; `409 CEC_TENANT_CONFIGURATION_INCOMPLETE` when the tenant has no sender settings for external
          *     communication; `429 TOO_MANY_REQUESTS` (with `unavailableUntil`, `Retry-After` and the `administrators` to
          *     ask) when the sender has sent their quota of external messages this hour (30 by default) or the tenant its
-         *     higher ceiling over all its senders (300 by default; never applied to a tenant administrator's own messages),
+         *     higher ceiling over all its senders (300 by default); neither refuses a tenant administrator's own messages,
          *     unless a tenant administrator lifted them for the hour (`liftCecCeiling`); nothing is stored then. Only
          *     stored messages count, never a refused request.
          */
@@ -3971,7 +3971,7 @@ export interface components {
         /**
          * @description A quota of external messages for the hour is used up (TOO_MANY_REQUESTS): first the sender's own
          *     (`EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR`, 30 by default), last the tenant's higher ceiling over all its senders
-         *     (`EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR`, 300 by default), which never holds back a tenant administrator's own
+         *     (`EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR`, 300 by default). Neither holds back a tenant administrator's own
          *     messages. Only stored messages count, never a refused request. Nothing is stored or sent; `administrators` names
          *     who to ask (the tenant's administrators, who can lift both for the next hour: `liftCecCeiling`), as does the
          *     message; else try again after `unavailableUntil` (the end of the hour's window), which `Retry-After` gives in

@@ -40,6 +40,7 @@ import type { Logger } from '../logger';
 import { contractView, type OperationInfo } from './spec';
 import { shapeOf, type ErrorShape } from './error-shapes';
 import { countDoorRefusal, type RefusalReason } from './refusals';
+import { Counts } from './connection-share';
 
 export type WorkClass = 'crisis' | 'a' | 'b' | 'c';
 
@@ -347,20 +348,6 @@ class Queue {
     this.standing = false;
     this.markAt = null;
     this.previousLowest = null;
-  }
-}
-
-/** Counts per key, dropped at zero so the map holds only keys with something counted. */
-class Counts {
-  private readonly counts = new Map<string, number>();
-  get = (key: string) => this.counts.get(key) ?? 0;
-  add(key: string): void {
-    this.counts.set(key, this.get(key) + 1);
-  }
-  remove(key: string): void {
-    const left = this.get(key) - 1;
-    if (left > 0) this.counts.set(key, left);
-    else this.counts.delete(key);
   }
 }
 

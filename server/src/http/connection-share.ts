@@ -17,8 +17,8 @@ export interface ConnectionShare {
   ipv6PrefixBits: number;
 }
 
-/** Counts per client key, dropped at zero so the map holds only clients with open connections. */
-class Counts {
+/** Counts per key, dropped at zero so the map holds only keys with something counted (also the door's). */
+export class Counts {
   private readonly counts = new Map<string, number>();
   get = (key: string) => this.counts.get(key) ?? 0;
   add(key: string): void {

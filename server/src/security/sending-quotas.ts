@@ -73,7 +73,7 @@ export interface Administrator {
 export interface ExternalMessageSender {
   tenantId: number;
   userId: number;
-  /** A tenant administrator may lift the ceiling, so the ceiling never holds back their own message. */
+  /** A tenant administrator's crisis message always goes out: counted, never refused (they may lift either limit). */
   tenantAdmin: boolean;
 }
 
@@ -84,8 +84,8 @@ const askAdministrators = (admins: Administrator[]) =>
 
 /**
  * Counts an external message, in the transaction that stores it (call it after every check): the sender's own
- * quota first, the tenant's higher ceiling last. A tenant administrator's message is bounded by their own quota
- * only; while the ceiling is lifted (liftedUntil in the future) neither bounds. Past either it throws 429, naming
+ * quota first, the tenant's higher ceiling last. A tenant administrator's message is counted and bounded by
+ * neither (an administrator's crisis message goes out); while the ceiling is lifted neither bounds anyone. Past either it throws 429, naming
  * the tenant's administrators (who can lift it), which rolls the transaction back.
  */
 export async function countExternalMessage(
@@ -99,7 +99,7 @@ export async function countExternalMessage(
   const senderKey = `quota:cec:message:user:${sender.userId}:tenant:${sender.tenantId}`;
   const tenantKey = `quota:cec:message:tenant:${sender.tenantId}`;
   const refused = await count(trx, now, [
-    [senderKey, hourly(lifted ? unbounded : quotas.externalMessagesPerSenderPerHour)],
+    [senderKey, hourly(lifted || sender.tenantAdmin ? unbounded : quotas.externalMessagesPerSenderPerHour)],
     [tenantKey, hourly(lifted || sender.tenantAdmin ? unbounded : quotas.externalMessagesPerTenantPerHour)],
   ]);
   if (!refused) return;
