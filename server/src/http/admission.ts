@@ -27,7 +27,16 @@
 // The queue is CoDel-style: while it drains (a burst: a garbage-collection pause or a host stall leaves everything
 // that arrived meanwhile to be read at once) a request may wait `deadlineMs`; once it stands (it has neither emptied
 // nor shrunk over an interval: requests arrive faster than they leave) only `targetMs`, so under sustained overload
-// the excess is refused in milliseconds instead of adding its wait to every answer. A refusal is 503
+// the excess is refused in milliseconds instead of adding its wait to every answer.
+// What the instance holds is bounded by time from when a request could have arrived, not from when it was read: a
+// pause of the process (a major garbage collection, a neighbour holding the CPU, a stopped container) leaves what
+// arrived meanwhile unread in socket buffers, and all of it is read at once afterwards. A clock beating every
+// `beatMs` tells how long the loop did not look (a beat that comes late, or a request read while the last beat is
+// overdue): a request read then is dated back to when the loop stopped looking, so one that has already waited
+// longer than `deadlineMs` is refused at once (503, reason `late`) instead of being served seconds late with the
+// backlog kept alive behind it — except below the floor, so a lone client is still never refused. A window of the
+// adaptation that held such a stall is dropped, not learnt from: a pause is not a slower instance, and a limit
+// shrunk to the floor by one would keep the backlog that follows it waiting. A refusal is 503
 // SERVICE_UNAVAILABLE with Retry-After, from bytes made once, before the body is read, with the headers every
 // answer carries (the security headers and X-Request-Id). A small declared body is then read off and dropped so the
 // connection stays open (closing it would send every refused client through a new TCP handshake, a storm of them
@@ -67,6 +76,11 @@ export interface AdmissionOptions {
   targetMs: number;
   /** The interval over which a queue that neither empties nor shrinks is called standing; `deadlineMs` if unset. */
   intervalMs?: number;
+  /**
+   * The loop clock's beat: a loop that did not look for longer than two beats stalled (it dates the requests read
+   * after it back, and the adaptation drops the window that held it). 20 ms if unset.
+   */
+  beatMs?: number;
   /** (b) requests admitted at once: the hashing pool and its line. */
   signInSlots: () => number;
   /** True while the hashing line is full. */
@@ -393,10 +407,59 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   let limit = options.maxInFlight;
   let completed = 0;
   let windowStart = performance.now();
+  // The loop clock (see the top of this file): when the loop last looked, and the stalls seen.
+  const beatMs = options.beatMs ?? 20;
+  let lastBeat = performance.now();
+  /** Set by a late beat until the loop's next check phase: where the stall it saw began. */
+  let stallBegan: number | null = null;
+  let stalls = 0;
+  let windowStalls = 0;
+  /** The last beat before the stall a request read noted, and when that read came (the loop looked again). */
+  let stallNotedAt = -1;
+  let resumedAt = 0;
+  const beat = setInterval(() => {
+    const now = performance.now();
+    if (now - lastBeat > 2 * beatMs) {
+      // What this turn's poll phase reads (after this timer) arrived since the loop last looked: the stall's start,
+      // or, when a request read earlier saw the stall, that read.
+      const noted = stallNotedAt === lastBeat;
+      stallBegan = noted ? resumedAt : lastBeat;
+      if (!noted) stalls++;
+      setImmediate(() => (stallBegan = null));
+    }
+    lastBeat = now;
+  }, beatMs).unref();
+  /**
+   * When a request read at `now` may have arrived: `now` while the loop looks every beat; after a stall, when the
+   * loop stopped looking (plus one beat, its normal lateness).
+   */
+  const arrivedBy = (now: number) => {
+    const unseen = unseenFor(now);
+    return unseen <= 0 ? now : now - unseen;
+  };
+  /** How long the loop did not look before `now`, beyond a beat; a stall (over a beat more) is counted once. */
+  const unseenFor = (now: number) => {
+    const since = stallBegan ?? lastBeat;
+    const unseen = now - since - beatMs;
+    if (unseen > beatMs && stallBegan === null && stallNotedAt !== since) {
+      stallNotedAt = since;
+      resumedAt = now;
+      stalls++;
+    }
+    return unseen;
+  };
   /** Little's law, once a quarter second: the limit follows what the instance completes. */
   const adapt = (now: number) => {
     const elapsed = now - windowStart;
     if (elapsed < 250) return;
+    // A window that held a stall of the loop measured the stall, not the instance: dropped.
+    unseenFor(now);
+    if (stalls !== windowStalls) {
+      windowStalls = stalls;
+      completed = 0;
+      windowStart = now;
+      return;
+    }
     const fitting = Math.ceil(((completed * 1_000) / elapsed) * (options.latencyTargetMs / 1_000));
     limit = Math.min(options.maxInFlight, Math.max(options.minInFlight, fitting));
     completed = 0;
@@ -533,7 +596,10 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
     const { cls } = doorClass;
     const queue = queues[cls];
     const ahead = cls === 'a' ? queue.length : queue.length + queues.a.length;
-    if (ahead === 0 && busy() < slotsFor(cls)) return run(req, res, doorClass);
+    // Above the floor, a request that already waited unread beyond the deadline (a stall) is refused at once.
+    const late = performance.now() - at > options.deadlineMs && busy() >= options.minInFlight;
+    if (ahead === 0 && busy() < slotsFor(cls) && !late) return run(req, res, doorClass);
+    if (late) return refuse(req, res, doorClass, 'late', at);
     if (queuedCount >= options.maxQueued) return refuse(req, res, doorClass, 'queue-full', at);
     const waiting: Waiting = {
       at,
@@ -602,7 +668,7 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   const listener: RequestListener = (req, res) => {
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] && allowedOrigin(req) !== null)
       return app(req, res);
-    const at = performance.now();
+    const at = arrivedBy(performance.now());
     const token = options.verifyBearer && wantsVerification(req) ? bearerOf(req) : null;
     if (token === null) return admitClassified(req, res, classify(req), at);
     void options.verifyBearer!(token).then(
@@ -617,6 +683,7 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
     inFlight: () => ({ ...running }),
     queued: () => ({ crisis: crisisQueued, a: queues.a.length, c: queues.c.length }),
     stop: () => {
+      clearInterval(beat);
       if (sweeper) clearInterval(sweeper);
       sweeper = null;
     },

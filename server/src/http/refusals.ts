@@ -4,7 +4,7 @@
 import type { Logger } from '../logger';
 import { admissionRefusals, httpDuration, httpRequests } from '../metrics/metrics';
 
-export type RefusalReason = 'queue-full' | 'queue-timeout' | 'sign-in-queue-full' | 'client-share';
+export type RefusalReason = 'queue-full' | 'queue-timeout' | 'late' | 'sign-in-queue-full' | 'client-share';
 
 interface Window {
   total: number;

@@ -673,3 +673,122 @@ describe('attacks on the door', () => {
     await holder;
   });
 });
+
+describe('a pause of the process: what arrived meanwhile is bounded by time', () => {
+  /** Blocks this process (server and clients alike) for `ms`, as a major garbage collection or a stopped CPU does. */
+  const pause = (ms: number) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+  };
+  /** Raw connections to the door, open and accepted, each with the status of its first answer once it comes. */
+  async function connections(port: number, n: number) {
+    const sockets = await Promise.all(
+      Array.from(
+        { length: n },
+        () =>
+          new Promise<import('node:net').Socket>((resolve) => {
+            const s = connect(port, '127.0.0.1', () => resolve(s));
+          }),
+      ),
+    );
+    await sleep(100);
+    const statuses = sockets.map(
+      (s) =>
+        new Promise<{ status: number; retryAfter: boolean }>((resolve) => {
+          let text = '';
+          s.on('data', (c) => {
+            text += String(c);
+            if (text.includes('\r\n\r\n'))
+              resolve({ status: Number(text.split(' ')[1]), retryAfter: /\r\nretry-after: /i.test(text) });
+          });
+          s.on('error', () => resolve({ status: 0, retryAfter: false }));
+        }),
+    );
+    return { sockets, statuses };
+  }
+
+  test('a backlog read after a 600 ms pause is refused at once beyond the floor, not served after its deadline', async () => {
+    const d = await door({ minInFlight: 2, maxInFlight: 4, maxQueued: 100, deadlineMs: 250, targetMs: 250 });
+    try {
+      const { sockets, statuses } = await connections(d.port, 20);
+      // Written to the kernel at once; the door reads them only after the pause.
+      for (const s of sockets)
+        s.write('GET /core/v1/tenants HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer some-token\r\n\r\n');
+      pause(600);
+      // Whatever was admitted is answered at once: waiting longer is not what refuses the rest.
+      let done = false;
+      const all = Promise.all(statuses).finally(() => (done = true));
+      while (!done) {
+        d.held.splice(0).forEach((h) => h.release());
+        await sleep(5);
+      }
+      const answers = await all;
+      const count = (status: number) => answers.filter((a) => a.status === status).length;
+      // The floor (2 in flight) is served; the 18 that already waited 600 ms (beyond the 250 ms deadline) are refused.
+      expect(count(200)).toBe(2);
+      expect(count(503)).toBe(18);
+      expect(answers.filter((a) => a.status === 503).every((a) => a.retryAfter)).toBe(true);
+      sockets.forEach((s) => s.destroy());
+    } finally {
+      await d.close();
+    }
+  });
+
+  test('a lone request read after a pause is still served (the floor)', async () => {
+    const d = await door({ minInFlight: 2, maxInFlight: 4, deadlineMs: 250, targetMs: 250 });
+    try {
+      const { sockets, statuses } = await connections(d.port, 1);
+      sockets[0].write('GET /core/v1/tenants HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer some-token\r\n\r\n');
+      pause(600);
+      await until(() => d.held.length === 1);
+      d.held.splice(0).forEach((h) => h.release());
+      expect((await statuses[0]).status).toBe(200);
+      sockets[0].destroy();
+    } finally {
+      await d.close();
+    }
+  });
+
+  test('a pause does not shrink the adaptive limit to the floor (it measured the pause, not the instance)', async () => {
+    const held: (() => void)[] = [];
+    const admission = admit(
+      (req, res) => {
+        if (req.url === '/hold') held.push(() => res.end('{}'));
+        else setImmediate(() => res.end('{}'));
+      },
+      {
+        minInFlight: 2,
+        maxInFlight: 64,
+        latencyTargetMs: 100,
+        maxQueued: 1_000,
+        deadlineMs: 5_000,
+        targetMs: 5_000,
+        signInSlots: () => 2,
+      },
+      createLogger('silent'),
+    );
+    const server = http.createServer(admission.listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      // Quick answers for a second: the limit stays well above the floor.
+      const end = performance.now() + 1_000;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (performance.now() < end) await (await fetch(`${base}/x`)).text();
+        }),
+      );
+      expect(admission.limit()).toBeGreaterThan(4);
+      const answer = fetch(`${base}/hold`);
+      await until(() => held.length === 1);
+      pause(600);
+      held.splice(0).forEach((release) => release());
+      expect((await answer).status).toBe(200);
+      expect(admission.limit()).toBeGreaterThan(4);
+    } finally {
+      admission.stop();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
