@@ -43,6 +43,8 @@ const parts = new Set(
 const withCluster = process.env.CLUSTER !== '0' && haproxyBinary !== null && parts.has('cluster');
 const password = 'Demo-Password-1!';
 const started = Date.now();
+/** The machine's load averages (1, 5, 15 minutes) when the run began: other work on a shared machine. */
+const loadAtStart = loadavg().map((x) => x.toFixed(1)).join(', ');
 const checks = [];
 /** The machine's 1-minute load average now, for each figure (the machine is shared). */
 const load = () => loadavg()[0].toFixed(1);
@@ -865,7 +867,8 @@ const lines = [
   generatorCpu !== null
     ? `CPU ${generatorCpu} to itself (taskset), the region and PostgreSQL the others.`
     : 'CPU from the region (no pinning), so the figures are a floor for a machine of its own.',
-  'The machine is shared: each figure has the 1-minute load average of the machine beside it. The request is',
+  `The machine is shared (load averages ${loadAtStart} when the run began, with other work on it; a quiet machine's`,
+  'figures would be better): each figure has the 1-minute load average of the machine beside it. The request is',
   '`GET /core/v1/tenants` with a bearer access token (JWT check, session lookup, the list).',
   '',
   '## Checks',
