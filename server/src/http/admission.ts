@@ -36,7 +36,8 @@
 // longer than `deadlineMs` is refused at once (503, reason `late`) instead of being served seconds late with the
 // backlog kept alive behind it — except below the floor, so a lone client is still never refused. A window of the
 // adaptation that held such a stall is dropped, not learnt from: a pause is not a slower instance, and a limit
-// shrunk to the floor by one would keep the backlog that follows it waiting. A refusal is 503
+// shrunk to the floor by one would keep the backlog that follows it waiting. Stalls in three of the four windows
+// before are not a pause but a starved host, and are learnt from as before. A refusal is 503
 // SERVICE_UNAVAILABLE with Retry-After, from bytes made once, before the body is read, with the headers every
 // answer carries (the security headers and X-Request-Id). A small declared body is then read off and dropped so the
 // connection stays open (closing it would send every refused client through a new TCP handshake, a storm of them
@@ -374,6 +375,9 @@ export interface Admission {
   stop(): void;
 }
 
+/** The bits set in a small number. */
+const bitsOf = (n: number) => (n & 1) + ((n >> 1) & 1) + ((n >> 2) & 1) + ((n >> 3) & 1);
+
 /** Wraps the app with admission control (see the top of this file). */
 export function admit(app: RequestListener, options: AdmissionOptions, logger: Logger): Admission {
   const shapes = options.errorShapes ?? [];
@@ -414,6 +418,8 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   let stallBegan: number | null = null;
   let stalls = 0;
   let windowStalls = 0;
+  /** Whether each of the last four windows held a stall (a bit each, the newest lowest). */
+  let recentStalls = 0;
   /** The last beat before the stall a request read noted, and when that read came (the loop looked again). */
   let stallNotedAt = -1;
   let resumedAt = 0;
@@ -452,10 +458,15 @@ export function admit(app: RequestListener, options: AdmissionOptions, logger: L
   const adapt = (now: number) => {
     const elapsed = now - windowStart;
     if (elapsed < 250) return;
-    // A window that held a stall of the loop measured the stall, not the instance: dropped.
+    // A window that held a stall of the loop measured the stall, not the instance: dropped — unless three of the
+    // four windows before it held one too: a host that keeps starving the loop leaves an instance that does less,
+    // and the limit follows that.
     unseenFor(now);
-    if (stalls !== windowStalls) {
-      windowStalls = stalls;
+    const stalled = stalls !== windowStalls;
+    windowStalls = stalls;
+    const starving = bitsOf(recentStalls) >= 3;
+    recentStalls = ((recentStalls << 1) | (stalled ? 1 : 0)) & 0b1111;
+    if (stalled && !starving) {
       completed = 0;
       windowStart = now;
       return;
