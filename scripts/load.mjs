@@ -44,7 +44,9 @@ const withCluster = process.env.CLUSTER !== '0' && haproxyBinary !== null && par
 const password = 'Demo-Password-1!';
 const started = Date.now();
 /** The machine's load averages (1, 5, 15 minutes) when the run began: other work on a shared machine. */
-const loadAtStart = loadavg().map((x) => x.toFixed(1)).join(', ');
+const loadAtStart = loadavg()
+  .map((x) => x.toFixed(1))
+  .join(', ');
 const checks = [];
 /** The machine's 1-minute load average now, for each figure (the machine is shared). */
 const load = () => loadavg()[0].toFixed(1);
