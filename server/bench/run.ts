@@ -13,6 +13,7 @@ import { benchRegion, type Row, type RunContext } from './region';
 import { argon2VerifyCpuMs } from './sign-in-cost';
 import { tokenMissMicros } from './token-cost';
 import { load } from './load';
+import { benchStart } from './start-cost';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const startLoad = loadavg()[0];
@@ -20,7 +21,7 @@ const roundCount = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
  * `BENCH_ONLY=groups,login` runs only those parts (groups, get, drivers, login, passkey, refresh, better-auth,
- * pglite, crisis, web).
+ * pglite, start, crisis, web).
  */
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const want = (part: string) => !only || only.includes(part);
@@ -63,6 +64,8 @@ async function main() {
     if (usePg && want('better-auth'))
       rows.push(...(await benchBetterAuth(basePort + 3, databaseUrl(`${dbPrefix}_better_auth`), ctx)));
     if (want('pglite')) rows.push(...(await benchRegion('PGlite', basePort + 2, { DATA_DIR: ':memory:' }, ctx)));
+    // `npm start`'s region beside the production build (two more ports: basePort + 4 and + 5).
+    if (want('start')) rows.push(...(await benchStart(basePort + 4, ctx)));
   } finally {
     await stop(hello);
   }
