@@ -110,13 +110,17 @@ export async function startRegion(port: number, env: Record<string, string>): Pr
  * development mode with that mode's defaults (response validation on, logs at info, to a pipe the parent reads),
  * with the memory bounds of scripts/region-runtime.mjs. Only the port, the database and `env` differ.
  */
-export async function startRegionFromSource(port: number, env: Record<string, string>): Promise<ChildProcess> {
+export async function startRegionFromSource(
+  port: number,
+  env: Record<string, string>,
+  { memoryBounds = true } = {},
+): Promise<ChildProcess> {
   const { regionExecArgv, regionMemoryEnv } = (await import(
     join(serverDir, '..', 'scripts', 'region-runtime.mjs')
   )) as { regionExecArgv: string[]; regionMemoryEnv: Record<string, string> };
   const child = fork(join(serverDir, 'src', 'main.ts'), [], {
     env: {
-      ...regionMemoryEnv,
+      ...(memoryBounds ? regionMemoryEnv : {}),
       ...process.env,
       NODE_ENV: 'development',
       REGION: 'eu-north-1',
@@ -124,7 +128,7 @@ export async function startRegionFromSource(port: number, env: Record<string, st
       PUBLIC_BASE_URL: `http://localhost:${port}`,
       ...env,
     },
-    execArgv: [...regionExecArgv, '--import', 'tsx'],
+    execArgv: [...(memoryBounds ? regionExecArgv : []), '--import', 'tsx'],
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   // npm start reads the region's log lines from a pipe; so does this (and drops them).

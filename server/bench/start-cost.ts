@@ -32,20 +32,35 @@ async function signIn(port: number): Promise<string> {
   return (JSON.parse(res.body) as { accessToken: string }).accessToken;
 }
 
-export async function benchStart(basePort: number, ctx: RunContext): Promise<Row[]> {
-  const work = mkdtempSync(join(tmpdir(), 'core-bench-start-'));
-  const built = await startRegion(basePort, { DATA_DIR: join(work, 'built') });
-  let source;
+interface Variant {
+  name: string;
+  /** From the build (as the other rows run it) or from the sources as `npm start` runs them. */
+  from: 'build' | 'source';
+  env: Record<string, string>;
+  /** From the sources without the memory bounds of scripts/region-runtime.mjs (as `npm start` ran before). */
+  unbounded?: boolean;
+}
+
+/**
+ * The rows of one comparison: each variant's authenticated GET /tenants, rounds taken in turn, each variant's Node
+ * CPU per request against the first's (the build's) in the same round.
+ */
+async function compare(label: string, basePort: number, ctx: RunContext, variants: Variant[], memory: boolean) {
+  const started: { variant: Variant; child: Awaited<ReturnType<typeof startRegion>>; port: number }[] = [];
   try {
-    source = await startRegionFromSource(basePort + 1, { DATA_DIR: join(work, 'source') });
-    const regions = [
-      { name: 'production build', child: built, port: basePort, token: await signIn(basePort), costs: [] as Cost[] },
-      { name: 'npm start', child: source, port: basePort + 1, token: await signIn(basePort + 1), costs: [] as Cost[] },
-    ];
+    for (const [i, variant] of variants.entries()) {
+      const port = basePort + i;
+      const child =
+        variant.from === 'build'
+          ? await startRegion(port, variant.env)
+          : await startRegionFromSource(port, variant.env);
+      started.push({ variant, child, port });
+    }
+    const regions: ((typeof started)[number] & { token: string; costs: Cost[] })[] = [];
+    for (const s of started) regions.push({ ...s, token: await signIn(s.port), costs: [] as Cost[] });
     // Idle: V8 gives back what boot and seeding left (its memory reducer runs after some seconds of quiet).
-    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-    const idleRss = rssMegabytes(source.pid!);
-    const builtIdleRss = rssMegabytes(built.pid!);
+    if (memory) await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+    const idleRss = regions.map((r) => rssMegabytes(r.child.pid!));
     const get = (r: (typeof regions)[number]) => () => ({
       method: 'GET',
       path: '/core/v1/tenants',
@@ -55,23 +70,92 @@ export async function benchStart(basePort: number, ctx: RunContext): Promise<Row
       load({ port: r.port, connections: 16, durationMs: ctx.seconds * 1000, expectStatus: 200, next: get(r) });
     // Warm up (the JIT compiles the path; the contract's validators are built on first use).
     for (const r of regions) await load({ port: r.port, connections: 8, durationMs: 3000, next: get(r) });
-    const ratios: number[] = [];
-    for (let i = 0; i < ctx.rounds; i++) {
+    for (let i = 0; i < ctx.rounds; i++)
       for (const r of regions) r.costs.push(await measure({ pid: r.child.pid! }, gets(r)));
-      ratios.push(regions[1].costs[i].nodeUs / regions[0].costs[i].nodeUs);
-    }
     const load1 = loadavg()[0];
-    const rows: Row[] = regions.map((r) => {
+    return regions.map((r, v): Row => {
       const cost = [...r.costs].sort((a, b) => a.nodeUs - b.nodeUs)[(r.costs.length - 1) >> 1];
-      return { load: load1, name: `PGlite on disk, ${r.name}: authenticated GET /tenants`, result: cost.result, cost };
+      const ratios = r.costs.map((c, i) => c.nodeUs / regions[0].costs[i].nodeUs);
+      const notes = [];
+      if (v > 0)
+        notes.push(
+          `Node CPU ${median(ratios).toFixed(2)} × the production build's per request (median of ${ratios.length} ` +
+            `rounds taken in turn, range ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}; goal ≤ 1.3 ×)`,
+        );
+      if (memory)
+        notes.push(`resident memory after a sign-in and ${idleSeconds} idle seconds ${idleRss[v]} MB (goal < 300 MB)`);
+      return {
+        load: load1,
+        name: `${label}, ${r.variant.name}: authenticated GET /tenants`,
+        result: cost.result,
+        cost,
+        note: notes.join('; '),
+      };
     });
-    rows[1].note =
-      `Node CPU ${median(ratios).toFixed(2)} × the production build's per request (median of ${ratios.length} ` +
-      `rounds taken in turn, range ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}; goal ≤ 1.3 ×); ` +
-      `resident memory after a sign-in and ${idleSeconds} idle seconds ${idleRss} MB (the build's ${builtIdleRss} MB; goal < 300 MB)`;
+  } finally {
+    await Promise.all(started.map((s) => stop(s.child)));
+  }
+}
+
+/**
+ * `npm start`'s region beside the production build on PGlite in a data directory (as `npm start` runs it), with
+ * its memory; and, when PostgreSQL answers, the same on PostgreSQL, where the region's own CPU is not diluted by
+ * the embedded database's, with a third region from the sources with the build's settings (logs at warn, no
+ * response validation): what running from the sources costs by itself.
+ */
+export async function benchStart(basePort: number, ctx: RunContext, databaseUrls?: [string, string, string, string]) {
+  const work = mkdtempSync(join(tmpdir(), 'core-bench-start-'));
+  try {
+    const rows = await compare(
+      'PGlite on disk',
+      basePort,
+      ctx,
+      [
+        { name: 'production build', from: 'build', env: { DATA_DIR: join(work, 'built') } },
+        { name: 'npm start', from: 'source', env: { DATA_DIR: join(work, 'source') } },
+      ],
+      true,
+    );
+    if (databaseUrls)
+      rows.push(
+        ...(await compare(
+          'PostgreSQL',
+          basePort,
+          ctx,
+          [
+            { name: 'production build', from: 'build', env: { DATABASE_URL: databaseUrls[0] } },
+            {
+              name: 'from the sources, development defaults (as npm start)',
+              from: 'source',
+              env: { DATABASE_URL: databaseUrls[1], DATA_DIR: join(work, 'pg-source') },
+            },
+            {
+              name: "from the sources, the build's settings (logs at warn, no response validation)",
+              from: 'source',
+              env: {
+                DATABASE_URL: databaseUrls[2],
+                DATA_DIR: join(work, 'pg-source-quiet'),
+                LOG_LEVEL: 'warn',
+                VALIDATE_RESPONSES: 'false',
+              },
+            },
+            {
+              name: "from the sources, the build's settings, V8's young generation unbounded (as npm start before)",
+              from: 'source',
+              unbounded: true,
+              env: {
+                DATABASE_URL: databaseUrls[3],
+                DATA_DIR: join(work, 'pg-source-unbounded'),
+                LOG_LEVEL: 'warn',
+                VALIDATE_RESPONSES: 'false',
+              },
+            },
+          ],
+          false,
+        )),
+      );
     return rows;
   } finally {
-    await Promise.all([stop(built), source ? stop(source) : undefined]);
     rmSync(work, { recursive: true, force: true });
   }
 }
