@@ -6,6 +6,8 @@
 //
 //   npm run profile                      # 64 clients for 10 s
 //   PROFILE_SECONDS=20 PROFILE_CLIENTS=16 npm run profile
+//   PROFILE_BUILD=source npm run profile  # the region as `npm start` runs it: sources through tsx, development
+//                                         # defaults (response validation on, logs at info)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import { api, productionLikeEnv, startRegion } from './prove/region.mjs';
 
 const seconds = Number(process.env.PROFILE_SECONDS ?? 10);
 const clients = Number(process.env.PROFILE_CLIENTS ?? 64);
+const fromSource = process.env.PROFILE_BUILD === 'source';
 const profileDir = mkdtempSync(join(tmpdir(), 'core-profile-'));
 const pg = await startPrivatePostgres({ database: 'profile' });
 let region;
@@ -36,10 +39,10 @@ async function memory(when) {
 }
 try {
   region = await startRegion({
-    build: 'dist',
+    build: fromSource ? 'source' : 'dist',
     env: {
       DATABASE_URL: pg.url,
-      ...productionLikeEnv,
+      ...(fromSource ? { TRUST_PROXY: '1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' } : productionLikeEnv),
       NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir} --cpu-prof-interval=200`,
     },
   });

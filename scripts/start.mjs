@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { blockedPortProblem } from './blocked-ports.mjs';
 import { createFormatter } from './dev-log.mjs';
+import { regionExecArgv, regionMemoryEnv } from './region-runtime.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const port = (name, fallback) => Number(process.env[name] || fallback);
@@ -73,8 +74,9 @@ function run(name, command, args, options) {
 }
 
 for (const r of regions) {
-  run(r.region, process.execPath, ['--import', 'tsx', join('server', 'src', 'main.ts')], {
+  run(r.region, process.execPath, [...regionExecArgv, '--import', 'tsx', join('server', 'src', 'main.ts')], {
     env: {
+      ...regionMemoryEnv,
       ...process.env,
       NODE_ENV: process.env.NODE_ENV ?? 'development',
       REGION: r.region,

@@ -105,6 +105,52 @@ export async function startRegion(port: number, env: Record<string, string>): Pr
   throw new Error('region did not become ready within 60 s');
 }
 
+/**
+ * Starts a region as `npm start` runs it (scripts/start.mjs): from the TypeScript sources through tsx, in
+ * development mode with that mode's defaults (response validation on, logs at info, to a pipe the parent reads),
+ * with the memory bounds of scripts/region-runtime.mjs. Only the port, the database and `env` differ.
+ */
+export async function startRegionFromSource(
+  port: number,
+  env: Record<string, string>,
+  { memoryBounds = true } = {},
+): Promise<ChildProcess> {
+  const { regionExecArgv, regionMemoryEnv } = (await import(
+    join(serverDir, '..', 'scripts', 'region-runtime.mjs')
+  )) as { regionExecArgv: string[]; regionMemoryEnv: Record<string, string> };
+  const child = fork(join(serverDir, 'src', 'main.ts'), [], {
+    env: {
+      ...(memoryBounds ? regionMemoryEnv : {}),
+      ...process.env,
+      NODE_ENV: 'development',
+      REGION: 'eu-north-1',
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://localhost:${port}`,
+      ...env,
+    },
+    execArgv: [...(memoryBounds ? regionExecArgv : []), '--import', 'tsx'],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  // npm start reads the region's log lines from a pipe; so does this (and drops them).
+  child.stdout?.resume();
+  pin(child);
+  return waitReady(child, port);
+}
+
+async function waitReady(child: ChildProcess, port: number): Promise<ChildProcess> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`region exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error('region did not become ready within 120 s');
+}
+
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));

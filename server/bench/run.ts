@@ -13,6 +13,7 @@ import { benchRegion, type Row, type RunContext } from './region';
 import { argon2VerifyCpuMs } from './sign-in-cost';
 import { tokenMissMicros } from './token-cost';
 import { load } from './load';
+import { benchStart } from './start-cost';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const startLoad = loadavg()[0];
@@ -20,7 +21,7 @@ const roundCount = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const pgUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
  * `BENCH_ONLY=groups,login` runs only those parts (groups, get, drivers, login, passkey, refresh, better-auth,
- * pglite, crisis, web).
+ * pglite, start, crisis, web).
  */
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const want = (part: string) => !only || only.includes(part);
@@ -29,12 +30,14 @@ const databaseUrl = (name: string) => pgUrl.replace(/\/[^/]*$/, `/${name}`);
 /** Where the bench's servers listen (four ports from here) and how its databases are named: two runs side by side differ. */
 const basePort = Number(process.env.BENCH_PORT ?? 4190);
 const dbPrefix = process.env.BENCH_DATABASE_PREFIX ?? 'core_bench';
+/** One database per region of the `start` part's PostgreSQL comparison. */
+const startDatabases = ['built', 'source', 'source_quiet', 'source_unbounded'].map((v) => `${dbPrefix}_start_${v}`);
 
 async function postgresAvailable(): Promise<boolean> {
   const client = new Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
-    for (const name of [dbPrefix, `${dbPrefix}_better_auth`, `${dbPrefix}_crisis`]) {
+    for (const name of [dbPrefix, `${dbPrefix}_better_auth`, `${dbPrefix}_crisis`, ...startDatabases]) {
       await client.query(`drop database if exists ${name} with (force)`);
       await client.query(`create database ${name}`);
     }
@@ -63,6 +66,15 @@ async function main() {
     if (usePg && want('better-auth'))
       rows.push(...(await benchBetterAuth(basePort + 3, databaseUrl(`${dbPrefix}_better_auth`), ctx)));
     if (want('pglite')) rows.push(...(await benchRegion('PGlite', basePort + 2, { DATA_DIR: ':memory:' }, ctx)));
+    // `npm start`'s region beside the production build (ports from basePort + 4 to + 7).
+    if (want('start'))
+      rows.push(
+        ...(await benchStart(
+          basePort + 4,
+          ctx,
+          usePg ? (startDatabases.map(databaseUrl) as [string, string, string, string]) : undefined,
+        )),
+      );
   } finally {
     await stop(hello);
   }

@@ -16,6 +16,16 @@ const INT8 = 20;
 // Ids are bigint in SQL and numbers in the API; every id stays below 2^53.
 const parseInt8 = (value: string) => Number(value);
 
+/**
+ * The embedded database's buffer cache. PostgreSQL's default (128 MB, written by initdb into postgresql.conf) is
+ * sized for a server of its own; PGlite keeps it inside the process's WebAssembly memory, which never shrinks, so
+ * every page it ever cached stays resident in the region for good. The embedded databases of development and
+ * tests are a few tens of MB, and a page that is not in this cache is one read from the operating system's file
+ * cache (or from memory with an in-memory data directory): 16 MB keeps the hot pages and bounds PGlite's share of
+ * the region's memory (docs/benchmarks.md, "Memory of `npm start`").
+ */
+export const pgliteSharedBuffers = '16MB';
+
 export interface DatabaseOptions {
   /** postgres://… for a PostgreSQL server; otherwise embedded PGlite. */
   url?: string | null;
@@ -108,6 +118,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
       parsers: { [INT8]: parseInt8 },
       extensions: { pg_trgm },
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${pgliteSharedBuffers}`],
     });
   } catch (error) {
     unlock();

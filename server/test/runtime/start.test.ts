@@ -1,6 +1,6 @@
 // `npm start` as a newcomer meets it: the URLs come with "Ready" only once every service answers, the first URL
 // is the sign-in app, and the servers' logs read as one short line per request instead of JSON.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../../../test-support/chromium';
@@ -14,12 +14,15 @@ const logFile = join(work, 'start.log');
 let stack: Spawned;
 let output = '';
 let webPort = 0;
+const regionPorts = { 'eu-north-1': 0, 'sa-east-1': 0 };
 /** Every URL printed with "Ready", and what each answered the moment "Ready" appeared. */
 const answers = new Map<string, number>();
 
 beforeAll(async () => {
   const [eu, sa, web, demo, idp] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   webPort = web;
+  regionPorts['eu-north-1'] = eu;
+  regionPorts['sa-east-1'] = sa;
   stack = startProcess(process.execPath, [join(root, 'scripts', 'start.mjs')], {
     cwd: root,
     logFile,
@@ -105,6 +108,35 @@ describe('npm start', () => {
     }
   });
 
+  test('after a sign-in each region idles under 300 MB of resident memory', async () => {
+    // A password sign-in in each region (its hashing pool has run argon2id), then the regions idle.
+    for (const [region, email] of [
+      ['eu-north-1', 'anna@demo.test'],
+      ['sa-east-1', 'joao@demo.test'],
+    ] as const) {
+      const res = await fetch(`http://localhost:${regionPorts[region]}/core/v1/sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'cosafe-core-api-version': '1' },
+        body: JSON.stringify({ grantType: 'password', email, password: 'Demo-Password-1!' }),
+      });
+      expect({ region, status: res.status }).toEqual({ region, status: 201 });
+    }
+    // Idle means a while: V8 gives back what boot and seeding left after some seconds of quiet (its memory
+    // reducer). Read every second for up to 30 s; the last reading is what is checked.
+    let resident: Record<string, string> = {};
+    for (let waited = 0; waited <= 30; waited++) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      resident = Object.fromEntries(
+        regionProcesses(stack.child.pid!).map(({ region, rssMb }) => [
+          region,
+          rssMb < 300 ? 'under 300 MB' : `${rssMb} MB`,
+        ]),
+      );
+      if (Object.values(resident).every((v) => v === 'under 300 MB') && Object.keys(resident).length === 2) break;
+    }
+    expect(resident).toEqual({ 'eu-north-1': 'under 300 MB', 'sa-east-1': 'under 300 MB' });
+  });
+
   test('development logs are one short line per request, not JSON', () => {
     const lines = output.split('\n');
     expect(
@@ -115,3 +147,20 @@ describe('npm start', () => {
     expect(lines.filter((line) => /^\[(eu-north-1|sa-east-1)\] \{/.test(line))).toEqual([]);
   });
 });
+
+/** The regions `npm start` runs (its children running server/src/main.ts), with their resident set (Linux /proc). */
+function regionProcesses(parent: number): { region: string; rssMb: number }[] {
+  const regions: { region: string; rssMb: number }[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      if (Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]) !== parent) continue;
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(join('server', 'src', 'main.ts'))) continue;
+      const region = /(?:^|\0)REGION=([^\0]+)/.exec(readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1] ?? '?';
+      regions.push({ region, rssMb: Math.round(Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]) / 1024) });
+    } catch {
+      // A process that ended while being read.
+    }
+  }
+  return regions;
+}
