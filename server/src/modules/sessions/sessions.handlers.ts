@@ -10,6 +10,7 @@ import type { AuthContext, SessionCaller } from '../../shared/caller';
 import type { SessionsDeps } from './sessions.deps';
 import type { SessionBody } from './tokens';
 import { reauthenticateWithPassword, type Reauthenticated } from './reauthentication';
+import { eventClient, type EventClient } from '../security-events';
 
 /**
  * Single sign-on (oidc, saml, skolon) lives in the sso module, which builds on this one; the composition root hands
@@ -76,12 +77,18 @@ function startByGrant<D extends SessionsDeps>(
   ways: SignInWays<D>,
   body: CreateSessionBody,
   ip: string,
+  client: EventClient,
 ): Promise<SessionBody> {
   switch (body.grantType) {
     case 'password':
-      return createPasswordSession(services, { email: body.email, password: body.password, ip });
+      return createPasswordSession(services, {
+        email: body.email,
+        password: body.password,
+        ip,
+        event: { client, method: 'password' },
+      });
     case 'coAlertCode':
-      return createCoalertSession(services, { code: body.code, ip });
+      return createCoalertSession(services, { code: body.code, ip, event: { client, method: 'coalert' } });
     case 'sso':
       return ways.sso.createSession(services, { email: body.email, ip });
     case 'passkey':
@@ -118,7 +125,8 @@ export const sessionsHandlers = <D extends SessionsDeps>(
         ],
       });
     try {
-      const session = await startByGrant(services, ways, body, ip);
+      const client = eventClient(services.config.region, ip, req.headers['user-agent']);
+      const session = await startByGrant(services, ways, body, ip, client);
       signInOutcomes.inc({ method, outcome: 'success' });
       return { status: 201, body: session };
     } catch (error) {
