@@ -31,6 +31,7 @@ export interface SsoSignIn<D extends SessionsDeps = SessionsDeps> {
     auth: SessionCaller,
     sessionId: string,
     body: components['schemas']['VerifyChallengeRequest'],
+    client?: EventClient,
   ): Promise<SessionBody | undefined>;
 }
 
@@ -40,7 +41,10 @@ export interface SsoSignIn<D extends SessionsDeps = SessionsDeps> {
  */
 export interface PasskeySignIn<D extends SessionsDeps = SessionsDeps> {
   /** `POST /sessions` with `grantType: passkey`. */
-  createSession(services: D, input: { credential: PasskeyCredential; ip: string }): Promise<SessionBody>;
+  createSession(
+    services: D,
+    input: { credential: PasskeyCredential; ip: string; client?: EventClient },
+  ): Promise<SessionBody>;
   /** `POST /sessions/{id}/challenges` with `passkey`: request options for the session user's passkeys. */
   createChallenge(
     services: D,
@@ -52,7 +56,7 @@ export interface PasskeySignIn<D extends SessionsDeps = SessionsDeps> {
     services: D,
     auth: SessionCaller,
     sessionId: string,
-    input: { credential: PasskeyCredential; ip: string },
+    input: { credential: PasskeyCredential; ip: string; client?: EventClient },
   ): Promise<SessionBody>;
   /** `POST /sessions/{id}/reauthentication` with `passkey`: the session proves the account's credentials again. */
   reauthenticate(
@@ -92,7 +96,7 @@ function startByGrant<D extends SessionsDeps>(
     case 'sso':
       return ways.sso.createSession(services, { email: body.email, ip });
     case 'passkey':
-      return ways.passkey.createSession(services, { credential: body.credential, ip });
+      return ways.passkey.createSession(services, { credential: body.credential, ip, client });
     default:
       throw unknownBody();
   }
@@ -165,19 +169,23 @@ export const sessionsHandlers = <D extends SessionsDeps>(
     const { body, path } = ctx;
     const auth = requireAuth(ctx);
     const ip = clientAddress(ctx.req);
+    const client = eventClient(services.config.region, ip, ctx.req.headers['user-agent']);
     if ('otpEmail' in body)
       return {
         status: 200,
-        body: await verifyOneTimeCode(services, auth, path.id, 'otpEmail', body.otpEmail.code, ip),
+        body: await verifyOneTimeCode(services, auth, path.id, 'otpEmail', body.otpEmail.code, ip, client),
       };
     if ('otpSms' in body)
-      return { status: 200, body: await verifyOneTimeCode(services, auth, path.id, 'otpSms', body.otpSms.code, ip) };
+      return {
+        status: 200,
+        body: await verifyOneTimeCode(services, auth, path.id, 'otpSms', body.otpSms.code, ip, client),
+      };
     if ('passkey' in body)
       return {
         status: 200,
-        body: await ways.passkey.verifyChallenge(services, auth, path.id, { credential: body.passkey, ip }),
+        body: await ways.passkey.verifyChallenge(services, auth, path.id, { credential: body.passkey, ip, client }),
       };
-    const answered = await ways.sso.verifyChallenge(services, auth, path.id, body);
+    const answered = await ways.sso.verifyChallenge(services, auth, path.id, body, client);
     if (answered) return { status: 200, body: answered };
     throw unknownBody();
   },

@@ -5,6 +5,7 @@
 // account's failure is no event: no tenant's administrator could see it, and recording every guessed address
 // would let anyone fill the table; the lockouts and the sign-in metrics count them.
 import { ApiError } from '../../errors';
+import type { Executor } from '../../db/database';
 import { countSecurityEvents, recordSecurityEvent, type EventClient, type SecurityEventKind } from '../security-events';
 import type { SessionsDeps } from './sessions.deps';
 import type { Factors, SignInEventValues } from './sessions.repository';
@@ -36,7 +37,7 @@ export function countSignInEvent(factors: Factors, stepUp = false): void {
 
 /** A wrong secret for a known account. */
 export function signInFailed(
-  services: Pick<SessionsDeps, 'db'>,
+  services: { db: Executor },
   event: SignInEvent,
   userId: number,
   kind: 'sign_in_failed' | 'second_factor_failed' = 'sign_in_failed',
@@ -77,4 +78,23 @@ export async function signInRefused<T>(
     }
     throw error;
   }
+}
+
+/**
+ * A sign-in step that completed the session (a second factor, a single sign-on's answer), on `db`: the transaction
+ * that settles the session. Nothing when a factor is still unverified.
+ */
+export async function signInSucceeded(
+  db: Executor,
+  event: SignInEvent,
+  userId: number,
+  factors: Partial<Factors> | Record<string, string>,
+): Promise<void> {
+  if (!Object.values(factors).every((v) => v === 'verified')) return;
+  await recordSecurityEvent(db, {
+    kind: 'sign_in_succeeded',
+    userId,
+    client: event.client,
+    details: { method: event.method },
+  });
 }
