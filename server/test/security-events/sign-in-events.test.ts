@@ -1,8 +1,10 @@
 // Each sign-in kind leaves its security event, in the statement that writes the session where there is one, with a
 // coarse client; and what a successful sign-in costs in statements.
+import request from 'supertest';
 import { roundTrips } from '../../src/db/prepared';
+import { keyedHash } from '../../src/security/hashing';
 import { createTestContext, type TestContext } from '../support/context';
-import { insertTenant } from '../support/fixtures';
+import { insertTenant, insertUser, v1 } from '../support/fixtures';
 import { goodPassword, insertUserWithPassword, passwordLogin, probeRightPassword } from '../support/sign-in';
 
 let ctx: TestContext;
@@ -122,5 +124,22 @@ describe('sign-in events', () => {
     expect((await statements(() => passwordLogin(ctx, user.email, goodPassword, address()))).count).toBe(2);
     expect((await statements(() => passwordLogin(ctx, user.email, wrong, address()))).count).toBe(2);
     expect((await statements(() => passwordLogin(ctx, 'no-one@example.test', wrong, address()))).count).toBe(1);
+  });
+
+  test('sign_in_succeeded by a coAlert code, written with its session; never the code', async () => {
+    const user = await insertUser(ctx.services, { tenants: [await insertTenant(ctx.services)] });
+    await ctx.services.db
+      .insertInto('coalert_codes')
+      .values({ code_hash: keyedHash(ctx.services.secretKey, 'coalert\0EVNT-7QX4'), user_id: user.id, usage_limit: 5 })
+      .execute();
+    const res = await request(ctx.app)
+      .post('/core/v1/sessions')
+      .set(v1)
+      .set('x-forwarded-for', address())
+      .send({ grantType: 'coAlertCode', code: 'EVNT-7QX4' });
+    expect(res.status).toBe(201);
+    const events = await eventsOf(user.id);
+    expect(events.map((e) => [e.kind, e.details.method])).toEqual([['sign_in_succeeded', 'coalert']]);
+    expect(JSON.stringify(events)).not.toContain('EVNT');
   });
 });
