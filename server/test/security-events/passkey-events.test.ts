@@ -1,6 +1,8 @@
 // Passkeys' security events: added and removed (in the transaction of the change), and passkey sign-ins.
 import request from 'supertest';
 import { createTestContext, type TestContext } from '../support/context';
+import { v1 } from '../support/fixtures';
+import { latestOutboxMessage } from '../support/sign-in';
 import {
   bearer,
   enrol,
@@ -63,5 +65,22 @@ describe('passkey events', () => {
       ['sign_in_succeeded', 'passkey'],
       ['sign_in_failed', 'passkey'],
     ]);
+  });
+
+  test('passkey_removed by the link in the notice: the mailbox owner, no session, reason removal_link', async () => {
+    const who = await signedInUser(ctx);
+    const { res } = await enrol(ctx, who, undefined, { name: 'Stolen key' });
+    expect(res.status).toBe(201);
+    const mail = await latestOutboxMessage(ctx.services, who.email);
+    const link = /https?:\/\/\S+\/remove-passkey\?\S+/.exec(mail?.body ?? '')?.[0];
+    const token = new URL(link!).searchParams.get('token')!;
+    const removed = await request(ctx.app).post('/core/v1/passkeys/removal').set(v1).send({ token });
+    expect(removed.status).toBe(204);
+    const events = await eventsOf(who.userId);
+    expect(events.map((e) => [e.kind, e.details.reason ?? null])).toEqual([
+      ['passkey_added', null],
+      ['passkey_removed', 'removal_link'],
+    ]);
+    expect(JSON.stringify(events)).not.toContain(token);
   });
 });
