@@ -1,6 +1,6 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Executor } from '../../db/database';
-import { prepared } from '../../db/prepared';
+import { prepared, type Placeholders } from '../../db/prepared';
 import type { DB as Database } from '../../db/types';
 import type { Factors } from '../../shared/caller';
 import { proofBinding } from './proofs.repository';
@@ -27,8 +27,46 @@ export interface SignInAccount {
   has_passkey: boolean;
 }
 
+/**
+ * Where a sign-in's security event comes from (modules/security-events): the region, the client's network and user
+ * agent as that module makes them coarse, and the sign-in's method. `eventRegion` null: no event.
+ */
+export interface SignInEventValues {
+  eventRegion: string | null;
+  eventNetwork: string | null;
+  eventUserAgent: string | null;
+  eventMethod: string | null;
+}
+
+export const noSignInEvent: SignInEventValues = {
+  eventRegion: null,
+  eventNetwork: null,
+  eventUserAgent: null,
+  eventMethod: null,
+};
+
+/**
+ * The sign-in's security event, as a common table expression of the statement that writes its session (no extra
+ * round trip, and never one without the other): `sign_in_succeeded` when the session is complete, else
+ * `sign_in_stepped_up` when a step-up made it wait for an emailed code; nothing for a session that waits for the
+ * account's own second factor (its event comes with that factor) or when no session was written.
+ */
+const signInEvent = (
+  p: Placeholders<SignInEventValues & { now: string }>,
+  userId: RawBuilder<unknown>,
+  complete: RawBuilder<unknown>,
+  steppedUp: RawBuilder<unknown>,
+) => sql`sign_in_event as (
+    insert into security_events (at, kind, outcome, user_id, actor_type, actor_user_id, region, network, user_agent, details)
+    select ${p.now}::timestamptz, k.kind, ${sql.lit('succeeded')}, u.id, ${sql.lit('self')}, u.id, ${p.eventRegion}::text,
+      ${p.eventNetwork}::text, ${p.eventUserAgent}::text, jsonb_strip_nulls(jsonb_build_object(${sql.lit('method')}, ${p.eventMethod}::text))
+    from (select ${userId} as id) u
+    cross join lateral (select case when ${complete} then ${sql.lit('sign_in_succeeded')}
+      when ${steppedUp} then ${sql.lit('sign_in_stepped_up')} end as kind) k
+    where u.id is not null and k.kind is not null and ${p.eventRegion}::text is not null)`;
+
 export interface PasswordSignInValues
-  extends LockoutValues, Omit<GiveBackValues, 'now' | 'familiarHash' | 'sourceHash'> {
+  extends LockoutValues, SignInEventValues, Omit<GiveBackValues, 'now' | 'familiarHash' | 'sourceHash'> {
   emailHash: string;
   /** The key of the probe's one-time proof for these credentials (credentials.ts: proofKey). */
   proofKey: string;
@@ -90,6 +128,7 @@ const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues
     select 1 from session s where not exists (select 1 from jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})),
   access as (
     update users set last_access_at = ${p.now}::timestamptz where id = (select user_id from session)),
+  ${signInEvent(p, sql`(select user_id from session)`, sql`exists (select 1 from complete)`, sql`exists (select 1 from stepped_up)`)},
   ${giveBack(p, sql`exists (select 1 from complete)`)},
   ${lockoutReservation(p, sql`exists (select 1 from session)`)}
   select ${lockoutAnswer(p, sql`exists (select 1 from session)`)},
@@ -109,7 +148,7 @@ export const findUserById = (db: Executor, id: number) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
-interface SessionValues extends GiveBackValues {
+interface SessionValues extends GiveBackValues, SignInEventValues {
   id: string;
   userId: number | null;
   ssoTenantId: number | null;
@@ -121,6 +160,8 @@ interface SessionValues extends GiveBackValues {
   /** When the session ends once it needs no further factor (session_expires_at decides). */
   expiresAt: string;
   refreshTokenHash: string;
+  /** The session waits for an emailed code because the per-identity ceiling asked for a step-up. */
+  eventStepUp: boolean;
 }
 
 /**
@@ -144,7 +185,12 @@ const insertSessionStatement = prepared<WrittenSession, SessionValues>(
       returning id, factors, expires_at
     ), access as (
       update users set last_access_at = ${p.now}::timestamptz where id = ${p.userId}::bigint
-    ), ${giveBack(p, sql`not exists (select 1 from session s, jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})`)}
+    ), ${signInEvent(
+      p,
+      sql`(select ${p.userId}::bigint from session)`,
+      sql`not exists (select 1 from session s, jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})`,
+      sql`${p.eventStepUp}::bool`,
+    )}, ${giveBack(p, sql`not exists (select 1 from session s, jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})`)}
     select id, factors, expires_at from session`,
 );
 
@@ -162,10 +208,16 @@ export async function insertSessionWithToken(
     refreshTokenHash: string;
   },
   giveBack: GiveBackValues,
+  event: SignInEventValues & { stepUp?: boolean } = noSignInEvent,
 ): Promise<WrittenSession> {
   const password = typeof row.factors.password === 'object' ? row.factors.password : null;
   const [written] = await insertSessionStatement(db, {
     ...giveBack,
+    eventRegion: event.eventRegion,
+    eventNetwork: event.eventNetwork,
+    eventUserAgent: event.eventUserAgent,
+    eventMethod: event.eventMethod,
+    eventStepUp: event.stepUp ?? false,
     id: row.id,
     userId: row.userId,
     ssoTenantId: row.ssoTenantId ?? null,

@@ -29,12 +29,14 @@ import {
   signInWithPassword,
   type Factors,
   type StartingFactors,
+  noSignInEvent,
   type WrittenSession,
   findCoalertCode,
   sessionOwner,
   useCoalertCode,
 } from './sessions.repository';
 import { refreshHistoryMs } from './lifetimes';
+import { signInEventValues, signInRefused, signInFailed, countSignInEvent, type SignInEvent } from './sign-in-events';
 import {
   hashRefreshToken,
   newRefreshToken,
@@ -66,8 +68,9 @@ export function startSession(
   factors: StartingFactors,
   after?: GiveBack,
   db: Executor = services.db,
+  event?: SignInEvent,
 ): Promise<SessionBody> {
-  return openSession(services, { userId }, factors, after, db);
+  return openSession(services, { userId }, factors, after, db, event);
 }
 
 /**
@@ -86,6 +89,7 @@ async function openSession(
   factors: StartingFactors,
   after?: GiveBack,
   db: Executor = services.db,
+  event?: SignInEvent,
 ): Promise<SessionBody> {
   const now = services.now();
   const id = randomUUID();
@@ -100,7 +104,9 @@ async function openSession(
       refreshTokenHash: hashRefreshToken(services, refreshToken),
     },
     giveBackValues(now, after),
+    event && owner.userId !== null ? { ...signInEventValues(event), stepUp: event.stepUp } : noSignInEvent,
   );
+  if (event) countSignInEvent(written.factors, event.stepUp);
   return sessionBody(services, { id, userId: owner.userId, refreshToken, factors: written.factors });
 }
 
@@ -132,9 +138,10 @@ async function sessionBody(
  */
 export async function createPasswordSession(
   services: SessionsDeps,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; ip: string; event?: SignInEvent },
 ): Promise<SessionBody> {
   const hash = emailHash(input.email);
+  const event = input.event ?? null;
   const ip = limitAddress(services, input.ip);
   const now = services.now();
   const session = { id: randomUUID(), refreshToken: newRefreshToken() };
@@ -152,13 +159,20 @@ export async function createPasswordSession(
     clear: back.clear,
     refund: back.refund,
     free: back.free,
+    ...(event ? signInEventValues(event) : noSignInEvent),
   });
-  const { reserved, stepUp } = await verdict(services, row, now, options);
   const user = row.account ?? undefined;
-  if (user && row.session) return writtenBody(services, { ...session, userId: user.id }, row.session);
+  const { reserved, stepUp } = await signInRefused(services, event, user?.id, () =>
+    verdict(services, row, now, options),
+  );
+  if (user && row.session) {
+    if (event) countSignInEvent(row.session.factors, stepUp !== null);
+    return writtenBody(services, { ...session, userId: user.id }, row.session);
+  }
   const ok = await checkPassword(services, user, input.password);
-  // A failure was counted before the check; nothing more to write.
+  // A failure was counted before the check; its event (a known account's) is one more statement.
   if (!ok || !user) {
+    if (user && event) await signInFailed(services, event, user.id);
     if (stepUp) throw tooManyRequests(stepUp);
     throw new ApiError('INVALID_CREDENTIALS', { message: 'Email or password is incorrect' });
   }
@@ -169,7 +183,14 @@ export async function createPasswordSession(
     sms: user.otp_sms_enabled,
     passkey: user.has_passkey,
   };
-  return startSession(services, user.id, { password: second }, succeeded(services, { hash, ip, reserved }));
+  return startSession(
+    services,
+    user.id,
+    { password: second },
+    succeeded(services, { hash, ip, reserved }),
+    services.db,
+    event ? { ...event, stepUp: stepUp !== null } : undefined,
+  );
 }
 
 const writtenBody = (
@@ -181,7 +202,7 @@ const writtenBody = (
 /** A coAlert code signs in as the code's user, verified by the code, as often as its usage limit allows. */
 export async function createCoalertSession(
   services: SessionsDeps,
-  input: { code: string; ip: string },
+  input: { code: string; ip: string; event?: SignInEvent },
 ): Promise<SessionBody> {
   // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
   const ip = limitAddress(services, input.ip);
@@ -195,7 +216,7 @@ export async function createCoalertSession(
   const used = await useCoalertCode(services.db, codeHash);
   if (!used)
     throw new ApiError('COALERT_CODE_USAGE_LIMIT_REACHED', { message: 'The code has reached its usage limit' });
-  return startSession(services, used.user_id, { coalert: 'verified' });
+  return startSession(services, used.user_id, { coalert: 'verified' }, undefined, services.db, input.event);
 }
 
 /**
