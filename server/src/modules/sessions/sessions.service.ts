@@ -4,6 +4,7 @@ import { emailHash, keyedHash } from '../../security/hashing';
 import type { SessionsDeps } from './sessions.deps';
 import type { Executor, Trx } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
+import { unknownClient, type SignInClient } from '../../shared/client-address';
 import { checkPassword, proofKey } from './credentials';
 import {
   addressAttempt,
@@ -66,8 +67,9 @@ export function startSession(
   factors: StartingFactors,
   after?: GiveBack,
   db: Executor = services.db,
+  client: SignInClient = unknownClient,
 ): Promise<SessionBody> {
-  return openSession(services, { userId }, factors, after, db);
+  return openSession(services, { userId }, factors, after, db, client);
 }
 
 /**
@@ -75,8 +77,13 @@ export function startSession(
  * provider asserts is bound to it when the factor is verified. Its factor is unverified, so it lives minutes, cannot
  * be refreshed and may only answer its own challenge or end itself.
  */
-export function startSsoSession(services: SessionsDeps, ssoTenantId: number, factors: Factors): Promise<SessionBody> {
-  return openSession(services, { userId: null, ssoTenantId }, factors);
+export function startSsoSession(
+  services: SessionsDeps,
+  ssoTenantId: number,
+  factors: Factors,
+  client: SignInClient = unknownClient,
+): Promise<SessionBody> {
+  return openSession(services, { userId: null, ssoTenantId }, factors, undefined, services.db, client);
 }
 
 /** The session as written: its factors and its lifetime are the SQL rule's (sessions.repository.ts), not recomputed. */
@@ -84,8 +91,9 @@ async function openSession(
   services: SessionsDeps,
   owner: { userId: number } | { userId: null; ssoTenantId: number },
   factors: StartingFactors,
-  after?: GiveBack,
-  db: Executor = services.db,
+  after: GiveBack | undefined,
+  db: Executor,
+  client: SignInClient,
 ): Promise<SessionBody> {
   const now = services.now();
   const id = randomUUID();
@@ -98,6 +106,7 @@ async function openSession(
       factors,
       expiresAt: new Date(now.getTime() + sessionLifetimeMs),
       refreshTokenHash: hashRefreshToken(services, refreshToken),
+      client,
     },
     giveBackValues(now, after),
   );
@@ -132,8 +141,9 @@ async function sessionBody(
  */
 export async function createPasswordSession(
   services: SessionsDeps,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; ip: string; client?: SignInClient },
 ): Promise<SessionBody> {
+  const client = input.client ?? unknownClient;
   const hash = emailHash(input.email);
   const ip = limitAddress(services, input.ip);
   const now = services.now();
@@ -149,6 +159,8 @@ export async function createPasswordSession(
     sessionId: session.id,
     expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
     refreshTokenHash: hashRefreshToken(services, session.refreshToken),
+    userAgent: client.userAgent,
+    network: client.network,
     clear: back.clear,
     refund: back.refund,
     free: back.free,
@@ -169,7 +181,14 @@ export async function createPasswordSession(
     sms: user.otp_sms_enabled,
     passkey: user.has_passkey,
   };
-  return startSession(services, user.id, { password: second }, succeeded(services, { hash, ip, reserved }));
+  return startSession(
+    services,
+    user.id,
+    { password: second },
+    succeeded(services, { hash, ip, reserved }),
+    services.db,
+    client,
+  );
 }
 
 const writtenBody = (
@@ -181,7 +200,7 @@ const writtenBody = (
 /** A coAlert code signs in as the code's user, verified by the code, as often as its usage limit allows. */
 export async function createCoalertSession(
   services: SessionsDeps,
-  input: { code: string; ip: string },
+  input: { code: string; ip: string; client?: SignInClient },
 ): Promise<SessionBody> {
   // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
   const ip = limitAddress(services, input.ip);
@@ -195,7 +214,7 @@ export async function createCoalertSession(
   const used = await useCoalertCode(services.db, codeHash);
   if (!used)
     throw new ApiError('COALERT_CODE_USAGE_LIMIT_REACHED', { message: 'The code has reached its usage limit' });
-  return startSession(services, used.user_id, { coalert: 'verified' });
+  return startSession(services, used.user_id, { coalert: 'verified' }, undefined, services.db, input.client);
 }
 
 /**
