@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors';
 import { bearerToken } from '../../http/auth';
-import { clientAddress, signInClient, type SignInClient } from '../../shared/client-address';
+import { clientAddress, type SignInClient } from '../../shared/client-address';
+import { eventClient } from '../security-events';
 import { lockouts, signInOutcomes } from '../../metrics/metrics';
 import { requireAuth, type PartialHandlers } from '../../http/operations';
 import { sendOneTimeCode, verifyOneTimeCode } from './one-time-codes';
@@ -122,7 +123,8 @@ export const sessionsHandlers = <D extends SessionsDeps>(
         ],
       });
     try {
-      const session = await startByGrant(services, ways, body, ip, signInClient(req));
+      const { network, userAgent } = eventClient(services.config.region, ip, req.headers['user-agent']);
+      const session = await startByGrant(services, ways, body, ip, { network, userAgent });
       signInOutcomes.inc({ method, outcome: 'success' });
       return { status: 201, body: session };
     } catch (error) {
@@ -139,7 +141,8 @@ export const sessionsHandlers = <D extends SessionsDeps>(
   },
 
   async deleteSession(ctx) {
-    await endSession(services, { caller: requireAuth(ctx), sessionId: ctx.path.id });
+    const client = eventClient(services.config.region, clientAddress(ctx.req), ctx.req.headers['user-agent']);
+    await endSession(services, { caller: requireAuth(ctx), sessionId: ctx.path.id, client });
     return { status: 204 };
   },
 

@@ -230,7 +230,7 @@ export async function revokeSessions(
   where: { sessionId?: string; userId?: number; exceptSessionId?: string },
   reason: string,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   let query = db
     .updateTable('sessions')
     .set({ revoked_at: now, revoked_reason: reason })
@@ -238,7 +238,8 @@ export async function revokeSessions(
   if (where.sessionId) query = query.where('id', '=', where.sessionId);
   if (where.userId) query = query.where('user_id', '=', where.userId);
   if (where.exceptSessionId) query = query.where('id', '!=', where.exceptSessionId);
-  await query.execute();
+  const [result] = await query.execute();
+  return Number(result?.numUpdatedRows ?? 0);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { SessionsDeps } from './sessions.deps';
 import type { Executor, Trx } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
 import { unknownClient, type SignInClient } from '../../shared/client-address';
+import { recordSecurityEvent, regionOnly, type EventClient } from '../security-events';
 import { checkPassword, proofKey } from './credentials';
 import {
   addressAttempt,
@@ -293,15 +294,28 @@ export async function refreshSession(
  */
 export async function endSession(
   services: SessionsDeps,
-  input: { caller: { userId: number | null; sessionId: string }; sessionId: string },
+  input: { caller: { userId: number | null; sessionId: string }; sessionId: string; client?: EventClient },
 ): Promise<void> {
   const { caller } = input;
   const session = await sessionOwner(services.db, input.sessionId);
   const own = caller.userId === null ? input.sessionId === caller.sessionId : session?.user_id === caller.userId;
   if (!session || !own) throw new ApiError('INVALID_SESSION_ID', { message: 'Unknown session' });
-  await services.db
-    .transaction()
-    .execute((trx) => revokeSessions(trx, { sessionId: input.sessionId }, 'logout', services.now()));
+  // A logout is the caller's own session ending; another of her sessions (a lost phone) is a security event.
+  const userId = caller.userId;
+  if (input.sessionId === caller.sessionId || userId === null) {
+    await revokeSessions(services.db, { sessionId: input.sessionId }, 'logout', services.now());
+    return;
+  }
+  await services.db.transaction().execute(async (trx) => {
+    const ended = await revokeSessions(trx, { sessionId: input.sessionId }, 'ended_by_user', services.now());
+    if (ended > 0)
+      await recordSecurityEvent(trx, {
+        kind: 'sessions_ended',
+        userId,
+        client: input.client ?? regionOnly(services.config.region),
+        details: { count: ended, reason: 'one' },
+      });
+  });
 }
 
 /**
