@@ -2,6 +2,7 @@
 // columns of the rows the sign-in statements write anyway. The figures: a password sign-in after the sign-in app's
 // probe is one statement, without a probe (argon2 decides) two, as before this was recorded.
 import { probeHash } from '../../src/modules/sessions';
+import { emailHash } from '../../src/security/hashing';
 import { createPasswordSession } from '../../src/modules/sessions/sessions.service';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant } from '../support/fixtures';
@@ -15,18 +16,17 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const client = { userAgent: firefoxOnWindows, network: '203.0.113.0/24' };
+const client = { region: 'eu-north-1', userAgent: firefoxOnWindows, network: '203.0.113.0/24' };
 
 async function signInCost(probeFirst: boolean) {
   const tenant = await insertTenant(ctx.services);
   const user = await insertUserWithPassword(ctx.services, { tenants: [tenant] });
   const ip = freshIpv4();
   if (probeFirst) {
-    const { emailHash } = await import('../../src/security/hashing');
     await probeHash(ctx.services, { hash: emailHash(user.email), password: goodPassword, ip });
   }
   const { db, sent } = watchedDb(ctx.services.db);
-  const input = { email: user.email, password: goodPassword, ip, client };
+  const input = { email: user.email, password: goodPassword, ip, event: { client, method: 'password' as const } };
   const session = await createPasswordSession({ ...ctx.services, db }, input);
   const row = await ctx.services.db
     .selectFrom('sessions')
