@@ -21,6 +21,7 @@ import { integrationsHandlers, type IntegrationsDeps } from './integrations';
 import { ssoHandlers, ssoSignIn, type SsoDeps } from './sso';
 import { authenticateScimKey, scimErrorShape, scimHandlers, type ScimDeps } from './scim';
 import { passkeySignIn, passkeysHandlers, type PasskeysDeps } from './passkeys';
+import { accountHandlers, type AccountDeps } from './account';
 import { securityEventsHandlers, type SecurityEventsDeps } from './security-events';
 
 /**
@@ -61,6 +62,7 @@ function moduleDeps(s: Services) {
     personalAlarms: { config, db, jobs, logger, now, throttle, notifier } satisfies PersonalAlarmsDeps,
     integrations,
     scim: { ...sessions, ...users, ...apiKeys, jobs } satisfies ScimDeps,
+    account: passwords satisfies AccountDeps,
     securityEvents: { config, db, now } satisfies SecurityEventsDeps,
   };
 }
@@ -89,6 +91,7 @@ export function moduleHandlers(s: Services): HandlerMap {
     ...integrationsHandlers(deps.integrations),
     ...ssoHandlers(deps.sso),
     ...scimHandlers(deps.scim),
+    ...accountHandlers(deps.account),
     ...securityEventsHandlers(deps.securityEvents),
   };
 }

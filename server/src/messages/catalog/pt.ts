@@ -22,6 +22,13 @@ export const pt: Catalog = {
     passkeys:
       'Ao escolher uma nova senha, todas as chaves de acesso da conta também são removidas; você pode adicioná-las novamente depois de entrar.',
   },
+  passwordChanged: {
+    subject: 'Sua senha foi alterada',
+    changed:
+      'A senha da sua conta {{email}} foi alterada em {{time}}, a partir da rede {{network}}. Todas as outras sessões da conta foram encerradas.',
+    notYou:
+      'Se não foi você, redefina sua senha imediatamente com “Esqueceu sua senha?” na página de login e avise seu administrador.',
+  },
   passkey: {
     addedSubject: 'Uma chave de acesso foi adicionada à sua conta',
     added: 'A chave de acesso {{name}} foi adicionada à sua conta {{email}}. Agora você pode entrar com ela sem senha.',

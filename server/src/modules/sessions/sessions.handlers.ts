@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors';
 import { bearerToken } from '../../http/auth';
-import { clientAddress } from '../../shared/client-address';
+import { clientAddress, type SignInClient } from '../../shared/client-address';
 import { lockouts, signInOutcomes } from '../../metrics/metrics';
 import { requireAuth, type PartialHandlers } from '../../http/operations';
 import { sendOneTimeCode, verifyOneTimeCode } from './one-time-codes';
@@ -17,7 +17,7 @@ import { eventClient, type EventClient } from '../security-events';
  * its sign-in to these handlers, so the arrow points one way (sso -> sessions).
  */
 export interface SsoSignIn<D extends SessionsDeps = SessionsDeps> {
-  createSession(services: D, input: { email: string; ip: string }): Promise<SessionBody>;
+  createSession(services: D, input: { email: string; ip: string; client?: SignInClient }): Promise<SessionBody>;
   /** The SSO branches of `createSessionChallenge`; undefined when the body is not an SSO challenge. */
   createChallenge(
     services: D,
@@ -94,7 +94,11 @@ function startByGrant<D extends SessionsDeps>(
     case 'coAlertCode':
       return createCoalertSession(services, { code: body.code, ip, event: { client, method: 'coalert' } });
     case 'sso':
-      return ways.sso.createSession(services, { email: body.email, ip });
+      return ways.sso.createSession(services, {
+        email: body.email,
+        ip,
+        client: { userAgent: client.userAgent, network: client.network },
+      });
     case 'passkey':
       return ways.passkey.createSession(services, { credential: body.credential, ip, client });
     default:
@@ -147,7 +151,8 @@ export const sessionsHandlers = <D extends SessionsDeps>(
   },
 
   async deleteSession(ctx) {
-    await endSession(services, { caller: requireAuth(ctx), sessionId: ctx.path.id });
+    const client = eventClient(services.config.region, clientAddress(ctx.req), ctx.req.headers['user-agent']);
+    await endSession(services, { caller: requireAuth(ctx), sessionId: ctx.path.id, client });
     return { status: 204 };
   },
 

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database';
 import { prepared, type Placeholders } from '../../db/prepared';
 import type { DB as Database } from '../../db/types';
 import type { Factors } from '../../shared/caller';
+import type { SignInClient } from '../../shared/client-address';
 import { proofBinding } from './proofs.repository';
 import {
   giveBack,
@@ -115,9 +116,11 @@ const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues
       a.has_passkey as passkey from account a),
   session as (
     -- The factors and the lifetime: the rule of the migration 2026-11-26T2300-session-factor-rule.
-    insert into sessions (id, user_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash)
+    -- The client (its user agent and coarse network) is the sign-in event's: the account page shows it.
+    insert into sessions (id, user_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash, user_agent, network)
     select ${p.sessionId}, a.id, r.factors, ${p.now}::timestamptz, ${p.now}::timestamptz,
-      session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash}
+      session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash},
+      ${p.eventUserAgent}::text, ${p.eventNetwork}::text
     from account a
     join second_factor f on f.id = a.id
     cross join lateral (select password_session_factors(f.email, f.sms, f.passkey) as factors) r
@@ -162,6 +165,9 @@ interface SessionValues extends GiveBackValues, SignInEventValues {
   refreshTokenHash: string;
   /** The session waits for an emailed code because the per-identity ceiling asked for a step-up. */
   eventStepUp: boolean;
+  /** Where the sign-in comes from, kept with the session (a single sign-on session bound to nobody has no event). */
+  userAgent: string | null;
+  network: string | null;
 }
 
 /**
@@ -175,12 +181,13 @@ const insertSessionStatement = prepared<WrittenSession, SessionValues>(
     with rule as (
       select coalesce(${p.factors}::jsonb, password_session_factors(${p.email}::bool, ${p.sms}::bool, ${p.passkey}::bool)) as factors
     ), session as (
-      insert into sessions (id, user_id, sso_tenant_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash)
+      insert into sessions (id, user_id, sso_tenant_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash, user_agent, network)
       select ${p.id}, ${p.userId}::bigint, ${p.ssoTenantId}::bigint, r.factors, ${p.now}::timestamptz,
         -- A credential was proven now (a password, a passkey, a coAlert code), except by a single sign-on session
         -- bound to nobody yet: its proof is the identity provider's answer.
         case when ${p.userId}::bigint is null then null else ${p.now}::timestamptz end,
-        session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash}
+        session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash},
+        ${p.userAgent}::text, ${p.network}::text
       from rule r
       returning id, factors, expires_at
     ), access as (
@@ -206,6 +213,7 @@ export async function insertSessionWithToken(
     factors: StartingFactors;
     expiresAt: Date;
     refreshTokenHash: string;
+    client: SignInClient;
   },
   giveBack: GiveBackValues,
   event: SignInEventValues & { stepUp?: boolean } = noSignInEvent,
@@ -230,6 +238,8 @@ export async function insertSessionWithToken(
     // Stryker restore BooleanLiteral
     expiresAt: row.expiresAt.toISOString(),
     refreshTokenHash: row.refreshTokenHash,
+    userAgent: row.client.userAgent,
+    network: row.client.network,
   });
   return written;
 }
@@ -271,7 +281,7 @@ export async function revokeSessions(
   where: { sessionId?: string; userId?: number; exceptSessionId?: string },
   reason: string,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   let query = db
     .updateTable('sessions')
     .set({ revoked_at: now, revoked_reason: reason })
@@ -279,7 +289,8 @@ export async function revokeSessions(
   if (where.sessionId) query = query.where('id', '=', where.sessionId);
   if (where.userId) query = query.where('user_id', '=', where.userId);
   if (where.exceptSessionId) query = query.where('id', '!=', where.exceptSessionId);
-  await query.execute();
+  const [result] = await query.execute();
+  return Number(result?.numUpdatedRows ?? 0);
 }
 
 /**

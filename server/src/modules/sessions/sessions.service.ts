@@ -4,6 +4,8 @@ import { emailHash, keyedHash } from '../../security/hashing';
 import type { SessionsDeps } from './sessions.deps';
 import type { Executor, Trx } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
+import { unknownClient, type SignInClient } from '../../shared/client-address';
+import { recordSecurityEvent, regionOnly, type EventClient } from '../security-events';
 import { checkPassword, proofKey } from './credentials';
 import {
   addressAttempt,
@@ -78,8 +80,13 @@ export function startSession(
  * provider asserts is bound to it when the factor is verified. Its factor is unverified, so it lives minutes, cannot
  * be refreshed and may only answer its own challenge or end itself.
  */
-export function startSsoSession(services: SessionsDeps, ssoTenantId: number, factors: Factors): Promise<SessionBody> {
-  return openSession(services, { userId: null, ssoTenantId }, factors);
+export function startSsoSession(
+  services: SessionsDeps,
+  ssoTenantId: number,
+  factors: Factors,
+  client: SignInClient = unknownClient,
+): Promise<SessionBody> {
+  return openSession(services, { userId: null, ssoTenantId }, factors, undefined, services.db, undefined, client);
 }
 
 /** The session as written: its factors and its lifetime are the SQL rule's (sessions.repository.ts), not recomputed. */
@@ -90,6 +97,9 @@ async function openSession(
   after?: GiveBack,
   db: Executor = services.db,
   event?: SignInEvent,
+  // The session keeps the sign-in's client (the account page shows it); a single sign-on session, bound to nobody
+  // and with no event yet, is given it.
+  client: SignInClient = event ? { userAgent: event.client.userAgent, network: event.client.network } : unknownClient,
 ): Promise<SessionBody> {
   const now = services.now();
   const id = randomUUID();
@@ -102,6 +112,7 @@ async function openSession(
       factors,
       expiresAt: new Date(now.getTime() + sessionLifetimeMs),
       refreshTokenHash: hashRefreshToken(services, refreshToken),
+      client,
     },
     giveBackValues(now, after),
     event && owner.userId !== null ? { ...signInEventValues(event), stepUp: event.stepUp } : noSignInEvent,
@@ -295,15 +306,28 @@ export async function refreshSession(
  */
 export async function endSession(
   services: SessionsDeps,
-  input: { caller: { userId: number | null; sessionId: string }; sessionId: string },
+  input: { caller: { userId: number | null; sessionId: string }; sessionId: string; client?: EventClient },
 ): Promise<void> {
   const { caller } = input;
   const session = await sessionOwner(services.db, input.sessionId);
   const own = caller.userId === null ? input.sessionId === caller.sessionId : session?.user_id === caller.userId;
   if (!session || !own) throw new ApiError('INVALID_SESSION_ID', { message: 'Unknown session' });
-  await services.db
-    .transaction()
-    .execute((trx) => revokeSessions(trx, { sessionId: input.sessionId }, 'logout', services.now()));
+  // A logout is the caller's own session ending; another of her sessions (a lost phone) is a security event.
+  const userId = caller.userId;
+  if (input.sessionId === caller.sessionId || userId === null) {
+    await revokeSessions(services.db, { sessionId: input.sessionId }, 'logout', services.now());
+    return;
+  }
+  await services.db.transaction().execute(async (trx) => {
+    const ended = await revokeSessions(trx, { sessionId: input.sessionId }, 'ended_by_user', services.now());
+    if (ended > 0)
+      await recordSecurityEvent(trx, {
+        kind: 'sessions_ended',
+        userId,
+        client: input.client ?? regionOnly(services.config.region),
+        details: { count: ended, reason: 'one' },
+      });
+  });
 }
 
 /**
