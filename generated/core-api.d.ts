@@ -7,7 +7,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the caller's sessions
+         * @description Lists the signed-in user's live sessions in this region (not ended, not expired, every factor proven): when each
+         *     started and was last used, how it signed in, a coarse device (from the user agent of its sign-in) and network
+         *     (IPv4 /24, IPv6 /48 of the address it signed in from; never the full address), the caller's own marked
+         *     `current`. The most recently used first. Another region's sessions are that region's. Not tenant-scoped (no
+         *     `cosafe-tenant-id`).
+         */
+        get: operations["listSessions"];
         put?: never;
         /**
          * Create a session
@@ -68,7 +76,15 @@ export interface paths {
          *     completed password sign-in does.
          */
         post: operations["createSession"];
-        delete?: never;
+        /**
+         * End every other session
+         * @description "Sign out everywhere else": ends every live session of the signed-in user in this region except the caller's
+         *     own (sessions still waiting for a factor included); their access and refresh tokens stop working at once. The
+         *     query `others=true` is required, so a bare `DELETE /sessions` ends nothing (`400 BAD_REQUEST`). It asks for no
+         *     recent proof of the credentials: ending sessions only takes access away. Answers how many sessions ended (0
+         *     when there were none). Each ending is recorded as a security event of the user, by the user.
+         */
+        delete: operations["deleteOtherSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -103,8 +119,11 @@ export interface paths {
         post?: never;
         /**
          * Log out
-         * @description Revokes one of the caller's sessions; its access and refresh tokens stop working at once. A single sign-on
-         *     session not yet bound to a user (see `createSession`) may end only itself.
+         * @description Revokes one of the caller's own sessions in this region: the one asking (log out) or any other of the user's
+         *     live sessions (`GET /sessions`, "end" on a lost phone); its access and refresh tokens stop working at once. A
+         *     session that has already ended answers `204` again. Another user's session answers `401 INVALID_SESSION_ID`,
+         *     exactly like an unknown id. A single sign-on session not yet bound to a user (see `createSession`) may end only
+         *     itself. Ending another session than the caller's is recorded as a security event of the user, by the user.
          */
         delete: operations["deleteSession"];
         options?: never;
@@ -554,6 +573,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/password-change": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the caller's password
+         * @description Changes the signed-in user's password. The current password is the proof: it is checked as a password sign-in
+         *     checks it, in the same line and with the same lockouts (a wrong one answers `401 INVALID_CREDENTIALS` and counts
+         *     as a failed sign-in of the account from this address; while locked, `429`), so no recent sign-in is needed
+         *     besides, and a stolen access token alone changes nothing. An account without a password (single sign-on, a
+         *     passkey or coAlert code only) answers `401 INVALID_CREDENTIALS` too: it sets one with a reset link.
+         *
+         *     The new password must follow the password rules and not be too common or breached (`400 BAD_REQUEST` with one
+         *     issue per broken rule at `/newPassword`, see `NewPassword`), and may not be the current one (rule
+         *     `PASSWORD_UNCHANGED`). The rules are checked after the current password.
+         *
+         *     On success every other session of the user in this region ends (the caller's goes on, its credentials proven
+         *     now), passkeys stay, the change is recorded as a security event, and the user is emailed, in their language,
+         *     that the password was changed (with the time and the coarse network, and what to do if it was not her). Not
+         *     tenant-scoped (no `cosafe-tenant-id`).
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{userId}": {
         parameters: {
             query?: never;
@@ -729,6 +784,84 @@ export interface paths {
          */
         post: operations["resetPassword"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a member's sessions
+         * @description For an administrator of the tenant (`cosafe-tenant-id`): the member's live sessions in this region, as
+         *     `GET /sessions` shows the user her own (`current` marks the caller's own session, when the member is the
+         *     caller). A caller who does not administer the tenant answers `403 FORBIDDEN`; a user who is not a member of the
+         *     tenant (another tenant's member, or none) answers `404 NOT_FOUND`, whoever asks.
+         */
+        get: operations["listMemberSessions"];
+        put?: never;
+        post?: never;
+        /**
+         * End all of a member's sessions
+         * @description For an administrator of the tenant (`cosafe-tenant-id`): ends every live session of the member in this region
+         *     (a lost phone, a suspected takeover); their access and refresh tokens stop working at once, and the member signs
+         *     in again. Answers how many ended.
+         *
+         *     A session is not a tenant's: it is the user's, and acts in every tenant she belongs to. So an administrator ends
+         *     a member's sessions only when she administers every tenant the member belongs to in this region; when the member
+         *     also belongs to a tenant the caller does not administer, the answer is `403 FORBIDDEN` and nothing ends (an
+         *     administrator of each of those tenants, or the member herself, may end them). A caller who does not administer
+         *     the tenant of the request answers `403 FORBIDDEN`; a user who is not a member of that tenant answers
+         *     `404 NOT_FOUND`. The ending is recorded as a security event of the member, by the administrator.
+         */
+        delete: operations["deleteMemberSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+                /** @description The id of one of the member's sessions (see `GET /users/{userId}/sessions`). */
+                sessionId: components["parameters"]["MemberSessionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of a member's sessions
+         * @description For an administrator of the tenant (`cosafe-tenant-id`): ends one session of the member (see
+         *     `GET /users/{userId}/sessions`), under the same rule as `DELETE /users/{userId}/sessions`: the caller must
+         *     administer every tenant the member belongs to in this region, else `403 FORBIDDEN` and nothing ends. A session
+         *     that is not the member's (another user's, or none) answers `404 NOT_FOUND`; one that has already ended answers
+         *     `204` again. The ending is recorded as a security event of the member, by the administrator.
+         */
+        delete: operations["deleteMemberSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1781,6 +1914,154 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * @description Machine-readable error code. The HTTP status of each code is listed in the API description.
+         * @enum {string}
+         */
+        ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_NOT_REGISTERED" | "REAUTHENTICATION_REQUIRED" | "REQUEST_HEADER_FIELDS_TOO_LARGE";
+        /**
+         * @description One reason a request was rejected. A body that must take one of several shapes (`oneOf`) answers the issues of
+         *     the shape it chose; a body that chose none answers one issue at the body's pointer naming the properties that
+         *     choose a shape (or, for an unknown `grantType`, one issue at `/grantType` naming the allowed values).
+         */
+        ValidationIssue: {
+            /**
+             * @description The part of the request that failed.
+             * @enum {string}
+             */
+            where: "body" | "query" | "path" | "header";
+            /** @description JSON pointer (body) or name (query, path, header) of the value that failed. */
+            path: string;
+            /** @description What is wrong, in English, for developers. */
+            message: string;
+            /** @description A stable name of the failed rule, where one exists (for example `PASSWORD_MISSING_DIGIT`). */
+            rule?: string;
+        };
+        /**
+         * @description The envelope of every error answer.
+         * @example {
+         *       "status": "error",
+         *       "error": {
+         *         "httpStatus": 401,
+         *         "code": "INVALID_CREDENTIALS",
+         *         "message": "Email or password is incorrect"
+         *       }
+         *     }
+         */
+        ErrorResponse: {
+            /** @constant */
+            status: "error";
+            error: {
+                httpStatus: number;
+                code: components["schemas"]["ErrorCode"];
+                /** @description Explanation for developers, in English. User interfaces show their own text for each code. */
+                message?: string;
+                /** @description Present on `BAD_REQUEST`. */
+                issues?: components["schemas"]["ValidationIssue"][];
+                /**
+                 * Format: date-time
+                 * @description On `TOO_MANY_REQUESTS`, the moment the call may be made again.
+                 */
+                unavailableUntil?: string;
+                /**
+                 * @description On `TOO_MANY_REQUESTS` of a quota a tenant administrator can lift (external messages): who to ask, the
+                 *     tenant's administrators (empty when it has none: then the operator of the service).
+                 */
+                administrators?: {
+                    name: string;
+                    email: string;
+                }[];
+                /** @description Id of the request in the server logs; present on `INTERNAL_SERVER_ERROR`. */
+                requestId?: string;
+            };
+        };
+        /**
+         * Format: date-time
+         * @description An instant in RFC 3339 form, in UTC.
+         * @example 2026-11-22T08:00:00.000Z
+         */
+        Timestamp: string;
+        /**
+         * @description A coarse description of the device, read from the user agent the sign-in sent: its kind, the browser (or app)
+         *     family and the operating system family, without versions. Null fields are not known.
+         */
+        SessionDevice: {
+            /**
+             * @description `app` is a client that is no browser (the mobile apps, an integration).
+             * @enum {string}
+             */
+            type: "desktop" | "mobile" | "tablet" | "app" | "unknown";
+            /**
+             * @example Firefox
+             * @example Safari
+             * @example Chrome
+             * @example Edge
+             */
+            browser: string | null;
+            /**
+             * @example Windows
+             * @example macOS
+             * @example iOS
+             * @example Android
+             * @example Linux
+             */
+            os: string | null;
+        };
+        /**
+         * @description One live session of a user in this region (not ended, not expired, every factor proven), as the account page shows
+         *     it. Never its tokens, never the full client address: the device is read from the user agent the sign-in sent, the
+         *     network is the address's coarse network (IPv4 /24, IPv6 /48). Sessions started before this region recorded them
+         *     show `device.type: unknown` and `network: null`.
+         * @example {
+         *       "id": "0b6f2d4e-8a51-4c55-9a8e-3f3f6a0d2c11",
+         *       "createdAt": "2026-11-22T08:00:00.000Z",
+         *       "lastUsedAt": "2026-11-29T07:45:12.000Z",
+         *       "current": true,
+         *       "signedInWith": [
+         *         "password",
+         *         "otpEmail"
+         *       ],
+         *       "device": {
+         *         "type": "desktop",
+         *         "browser": "Firefox",
+         *         "os": "Windows"
+         *       },
+         *       "network": "192.0.2.0/24"
+         *     }
+         */
+        ActiveSession: {
+            /** Format: uuid */
+            readonly id: string;
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description When the session last got new tokens (its sign-in, a verified factor or a refresh): an access token lives
+             *     minutes, so this is within those minutes of its last use.
+             */
+            lastUsedAt: components["schemas"]["Timestamp"];
+            /** @description True for the session of the access token that asked. */
+            current: boolean;
+            /** @description How the session signed in, in sign-in order (the factors it proved). */
+            signedInWith: ("password" | "otpEmail" | "otpSms" | "passkey" | "coalert" | "oidc" | "saml" | "skolon")[];
+            device: components["schemas"]["SessionDevice"];
+            /**
+             * @description The coarse network of the address the session signed in from, in CIDR form (IPv4 /24, IPv6 /48); null when not
+             *     recorded.
+             * @example 192.0.2.0/24
+             */
+            network: string | null;
+        };
+        /** @description Where a page sits in the whole list. */
+        Pagination: {
+            /** @description Number of items in the whole list, across all pages. */
+            totalCount: number;
+            offset: number;
+            limit: number;
+        };
+        /** @description A page of live sessions, the most recently used first (ties by id). */
+        ActiveSessionList: {
+            data: components["schemas"]["ActiveSession"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
          * Format: email
          * @description An email address.
          * @example anna@demo.test
@@ -1881,67 +2162,6 @@ export interface components {
         /** @description How the session is created, chosen by `grantType`. */
         CreateSessionRequest: components["schemas"]["PasswordGrant"] | components["schemas"]["CoAlertCodeGrant"] | components["schemas"]["SsoGrant"] | components["schemas"]["PasskeyGrant"];
         /**
-         * @description Machine-readable error code. The HTTP status of each code is listed in the API description.
-         * @enum {string}
-         */
-        ErrorCode: "BAD_REQUEST" | "UNAUTHORIZED" | "EXPIRED_ACCESS_TOKEN" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "NOT_IMPLEMENTED" | "SERVICE_UNAVAILABLE" | "INSUFFICIENT_PRIVILEGES" | "LIMIT_REACHED" | "INVALID_AUTHORIZATION_HEADER" | "INVALID_CREDENTIALS" | "INVALID_SESSION_ID" | "INVALID_REFRESH_TOKEN" | "EXPIRED_REFRESH_TOKEN" | "INVALID_SESSION" | "MFA_TOKEN_EXPIRED" | "MFA_REQUIRED_BUT_NOT_ENABLED" | "INVALID_SSO_CONFIGURATION" | "INVALID_REDIRECT_URI" | "SSO_CHALLENGE_EXPIRED" | "SKOLON_USER_NOT_TEACHER" | "AUTHORIZATION_CODE_NOT_FOUND" | "INVALID_SSO_AUTHORIZATION_CODE" | "INVALID_SSO_ID_TOKEN" | "COALERT_CODE_USAGE_LIMIT_REACHED" | "PERSONAL_ALARM_NOT_FOUND" | "PERSONAL_ALARM_CONFLICT" | "PERSONAL_ALARM_NOT_FOUND_RECIPIENTS" | "USER_PASSWORD_ALREADY_SET" | "USER_PASSWORD_SET_TOKEN_EXPIRED" | "USER_PASSWORD_SET_TOKEN_INVALID" | "CEC_TENANT_CONFIGURATION_INCOMPLETE" | "CEC_MESSAGE_NOT_FOUND" | "CEC_MESSAGE_GROUP_FORBIDDEN" | "PASSKEY_CHALLENGE_EXPIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_NOT_REGISTERED" | "REAUTHENTICATION_REQUIRED" | "REQUEST_HEADER_FIELDS_TOO_LARGE";
-        /**
-         * @description One reason a request was rejected. A body that must take one of several shapes (`oneOf`) answers the issues of
-         *     the shape it chose; a body that chose none answers one issue at the body's pointer naming the properties that
-         *     choose a shape (or, for an unknown `grantType`, one issue at `/grantType` naming the allowed values).
-         */
-        ValidationIssue: {
-            /**
-             * @description The part of the request that failed.
-             * @enum {string}
-             */
-            where: "body" | "query" | "path" | "header";
-            /** @description JSON pointer (body) or name (query, path, header) of the value that failed. */
-            path: string;
-            /** @description What is wrong, in English, for developers. */
-            message: string;
-            /** @description A stable name of the failed rule, where one exists (for example `PASSWORD_MISSING_DIGIT`). */
-            rule?: string;
-        };
-        /**
-         * @description The envelope of every error answer.
-         * @example {
-         *       "status": "error",
-         *       "error": {
-         *         "httpStatus": 401,
-         *         "code": "INVALID_CREDENTIALS",
-         *         "message": "Email or password is incorrect"
-         *       }
-         *     }
-         */
-        ErrorResponse: {
-            /** @constant */
-            status: "error";
-            error: {
-                httpStatus: number;
-                code: components["schemas"]["ErrorCode"];
-                /** @description Explanation for developers, in English. User interfaces show their own text for each code. */
-                message?: string;
-                /** @description Present on `BAD_REQUEST`. */
-                issues?: components["schemas"]["ValidationIssue"][];
-                /**
-                 * Format: date-time
-                 * @description On `TOO_MANY_REQUESTS`, the moment the call may be made again.
-                 */
-                unavailableUntil?: string;
-                /**
-                 * @description On `TOO_MANY_REQUESTS` of a quota a tenant administrator can lift (external messages): who to ask, the
-                 *     tenant's administrators (empty when it has none: then the operator of the service).
-                 */
-                administrators?: {
-                    name: string;
-                    email: string;
-                }[];
-                /** @description Id of the request in the server logs; present on `INTERNAL_SERVER_ERROR`. */
-                requestId?: string;
-            };
-        };
-        /**
          * @description Whether a factor of the session has been proven.
          * @enum {string}
          */
@@ -2011,6 +2231,15 @@ export interface components {
             readonly refreshToken: string;
             factors: components["schemas"]["SessionFactors"];
         };
+        /**
+         * @description How many live sessions this request ended.
+         * @example {
+         *       "ended": 2
+         *     }
+         */
+        EndedSessions: {
+            ended: number;
+        };
         /** @description The one-time code that was sent. */
         OtpAnswer: {
             code: string;
@@ -2071,12 +2300,6 @@ export interface components {
             /** @constant */
             passkey: true;
         };
-        /**
-         * Format: date-time
-         * @description An instant in RFC 3339 form, in UTC.
-         * @example 2026-11-22T08:00:00.000Z
-         */
-        Timestamp: string;
         /** @description A one-time code was sent. */
         OtpChallengeResult: {
             /** @description The masked address or number the code went to. */
@@ -2175,13 +2398,6 @@ export interface components {
              *     it is refused from then on; delete it and add it again.
              */
             readonly suspicious: boolean;
-        };
-        /** @description Where a page sits in the whole list. */
-        Pagination: {
-            /** @description Number of items in the whole list, across all pages. */
-            totalCount: number;
-            offset: number;
-            limit: number;
         };
         /** @description A page of the signed-in user's passkeys (at most 10 exist). */
         PasskeyList: {
@@ -2459,6 +2675,39 @@ export interface components {
         RequestPasswordResetRequest: {
             /** @description SHA-256 of the lowercased email, as 64 lowercase hexadecimal digits. */
             emailHash: string;
+        };
+        /**
+         * @description A new password: 10 to 256 characters with a lowercase letter, an uppercase letter, a digit and a special
+         *     character (anything but a letter A-Z or a digit). A password that breaks a rule answers `400 BAD_REQUEST`
+         *     with one issue per broken rule, with these messages and `rule` names:
+         *
+         *     | Message | Rule |
+         *     |---|---|
+         *     | Password must be at least 10 characters | PASSWORD_TOO_SHORT |
+         *     | Password must be at most 256 characters | PASSWORD_TOO_LONG |
+         *     | Password must contain a lowercase letter | PASSWORD_MISSING_LOWERCASE |
+         *     | Password must contain an uppercase letter | PASSWORD_MISSING_UPPERCASE |
+         *     | Password must contain a number | PASSWORD_MISSING_DIGIT |
+         *     | Password must contain a special character | PASSWORD_MISSING_SPECIAL_CHARACTER |
+         *
+         *     A password that keeps every rule but is one of the most common passwords (a list shipped with the server:
+         *     compared without regard to case, and with the digits and special characters at its start and end left out,
+         *     so `Password123!` is refused), or, where the region configures a breach service, one that service knows from
+         *     a breach (a k-anonymity range query: only the first 5 hex digits of the password's SHA-1 leave the server),
+         *     answers `400 BAD_REQUEST` with one issue at the password's pointer, checked once the rules above pass:
+         *
+         *     | Message | Rule |
+         *     |---|---|
+         *     | Password is too common or known from a data breach | PASSWORD_ON_BREACH_LIST |
+         */
+        NewPassword: string;
+        /**
+         * @description The account's current password (the proof of the change) and the new one, which must follow the password rules
+         *     and may not be the current one.
+         */
+        ChangePasswordRequest: {
+            currentPassword: string;
+            newPassword: components["schemas"]["NewPassword"];
         };
         /** @description One image in three sizes. */
         ImageUrls: {
@@ -2792,31 +3041,6 @@ export interface components {
             /** @enum {string} */
             state: "valid" | "expired" | "invalid" | "used";
         };
-        /**
-         * @description A new password: 10 to 256 characters with a lowercase letter, an uppercase letter, a digit and a special
-         *     character (anything but a letter A-Z or a digit). A password that breaks a rule answers `400 BAD_REQUEST`
-         *     with one issue per broken rule, with these messages and `rule` names:
-         *
-         *     | Message | Rule |
-         *     |---|---|
-         *     | Password must be at least 10 characters | PASSWORD_TOO_SHORT |
-         *     | Password must be at most 256 characters | PASSWORD_TOO_LONG |
-         *     | Password must contain a lowercase letter | PASSWORD_MISSING_LOWERCASE |
-         *     | Password must contain an uppercase letter | PASSWORD_MISSING_UPPERCASE |
-         *     | Password must contain a number | PASSWORD_MISSING_DIGIT |
-         *     | Password must contain a special character | PASSWORD_MISSING_SPECIAL_CHARACTER |
-         *
-         *     A password that keeps every rule but is one of the most common passwords (a list shipped with the server:
-         *     compared without regard to case, and with the digits and special characters at its start and end left out,
-         *     so `Password123!` is refused), or, where the region configures a breach service, one that service knows from
-         *     a breach (a k-anonymity range query: only the first 5 hex digits of the password's SHA-1 leave the server),
-         *     answers `400 BAD_REQUEST` with one issue at the password's pointer, checked once the rules above pass:
-         *
-         *     | Message | Rule |
-         *     |---|---|
-         *     | Password is too common or known from a data breach | PASSWORD_ON_BREACH_LIST |
-         */
-        NewPassword: string;
         /** @description The first password of an invited user, with the token from the invitation link. */
         SetPasswordRequest: {
             /** @description The token from the invitation link. */
@@ -3908,16 +4132,6 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description Too many attempts (TOO_MANY_REQUESTS); try again after `unavailableUntil`. */
-        TooManyRequests: {
-            headers: {
-                "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorResponse"];
-            };
-        };
         /** @description The request breaks the contract (BAD_REQUEST); `issues` says where and what. */
         BadRequest: {
             headers: {
@@ -3930,6 +4144,16 @@ export interface components {
         /** @description The access token is missing, malformed, expired or its session is revoked (UNAUTHORIZED, INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION). */
         Unauthorized: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Too many attempts (TOO_MANY_REQUESTS); try again after `unavailableUntil`. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -4022,6 +4246,10 @@ export interface components {
     parameters: {
         /** @description Version of the core API contract the client speaks. Must be `1`. */
         ApiVersionHeader: "1";
+        /** @description Page size. */
+        Limit: number;
+        /** @description Number of items to skip. */
+        Offset: number;
         /**
          * @description The body's `grantType`, repeated where the server's door can read it before the body: a request naming a grant
          *     that checks no password (`passkey`, `coAlertCode`, `sso`) is then admitted beside other unauthenticated work
@@ -4030,6 +4258,8 @@ export interface components {
          *     password checks.
          */
         GrantTypeHeader: "password" | "coAlertCode" | "sso" | "passkey";
+        /** @description Must be `true`: ends every live session of the caller except the one asking ("sign out everywhere else"). */
+        OtherSessions: true;
         /** @description The session id. */
         SessionId: string;
         /**
@@ -4040,10 +4270,6 @@ export interface components {
          * @example sv-SE,sv;q=0.9,en;q=0.8
          */
         AcceptLanguage: string;
-        /** @description Page size. */
-        Limit: number;
-        /** @description Number of items to skip. */
-        Offset: number;
         /** @description The passkey's id (a UUID; anything else answers `400 BAD_REQUEST`). */
         PasskeyId: string;
         /** @description The identity hash, SHA-256 of the lowercased email, as 64 lowercase hexadecimal digits. */
@@ -4066,6 +4292,8 @@ export interface components {
          *     only to the region the link names (`region` in the link).
          */
         PasswordTokenHeader: string;
+        /** @description The id of one of the member's sessions (see `GET /users/{userId}/sessions`). */
+        MemberSessionId: string;
         /**
          * @description Only items whose name contains this text, case-insensitively. `%` and `_` are matched as literal characters,
          *     not as wildcards.
@@ -4149,6 +4377,37 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's live sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveSessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     createSession: {
         parameters: {
             query?: never;
@@ -4215,6 +4474,35 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteOtherSessions: {
+        parameters: {
+            query: {
+                /** @description Must be `true`: ends every live session of the caller except the one asking ("sign out everywhere else"). */
+                others: components["parameters"]["OtherSessions"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The other sessions have ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             default: components["responses"]["Unexpected"];
         };
     };
@@ -4925,6 +5213,57 @@ export interface operations {
             default: components["responses"]["Unexpected"];
         };
     };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is changed; the other sessions have ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description The request breaks the contract, or the new password breaks a password rule, is too common or breached
+             *     (rule `PASSWORD_ON_BREACH_LIST`) or is the current one (rule `PASSWORD_UNCHANGED`) (BAD_REQUEST).
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /**
+             * @description The current password is not the account's, or the account has none (INVALID_CREDENTIALS), or the access
+             *     token is not valid (UNAUTHORIZED, INVALID_AUTHORIZATION_HEADER, EXPIRED_ACCESS_TOKEN, INVALID_SESSION).
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
     getUser: {
         parameters: {
             query?: never;
@@ -5280,6 +5619,121 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listMemberSessions: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the member's live sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveSessionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteMemberSessions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member's sessions have ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndedSessions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The caller does not administer the tenant, or the member also belongs to a tenant the caller does not
+             *     administer (FORBIDDEN).
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    deleteMemberSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path: {
+                /** @description The user id. */
+                userId: components["parameters"]["UserId"];
+                /** @description The id of one of the member's sessions (see `GET /users/{userId}/sessions`). */
+                sessionId: components["parameters"]["MemberSessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session has ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Unexpected"];
         };
     };

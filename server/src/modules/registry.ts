@@ -21,6 +21,7 @@ import { integrationsHandlers, type IntegrationsDeps } from './integrations';
 import { ssoHandlers, ssoSignIn, type SsoDeps } from './sso';
 import { authenticateScimKey, scimErrorShape, scimHandlers, type ScimDeps } from './scim';
 import { passkeySignIn, passkeysHandlers, type PasskeysDeps } from './passkeys';
+import { accountHandlers, type AccountDeps } from './account';
 
 /**
  * What each module is handed: only the ports its deps type names (`<module>.deps.ts`), taken from the boot-time
@@ -60,6 +61,7 @@ function moduleDeps(s: Services) {
     personalAlarms: { config, db, jobs, logger, now, throttle, notifier } satisfies PersonalAlarmsDeps,
     integrations,
     scim: { ...sessions, ...users, ...apiKeys, jobs } satisfies ScimDeps,
+    account: passwords satisfies AccountDeps,
   };
 }
 
@@ -87,6 +89,7 @@ export function moduleHandlers(s: Services): HandlerMap {
     ...integrationsHandlers(deps.integrations),
     ...ssoHandlers(deps.sso),
     ...scimHandlers(deps.scim),
+    ...accountHandlers(deps.account),
   };
 }
 

@@ -21,6 +21,7 @@ const throttled = [
   'createPasskeyRegistrationOptions', // per user
   'reauthenticateSession', // the sign-in lockouts, as a password sign-in
   'removePasskeyByLink', // per address
+  'changePassword', // the current password: the sign-in lockouts, as a password sign-in
 ].sort();
 
 test("attack on the contract's honesty: 429 is declared exactly on the operations that are throttled", () => {
