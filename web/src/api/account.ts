@@ -89,3 +89,46 @@ export async function endSession(client: CoreApiClient, session: SessionRef, ses
     }),
   );
 }
+
+export type ActiveSession = components['schemas']['ActiveSession'];
+
+/** The most sessions the page lists (the most recently used first). */
+const SESSION_PAGE = 50;
+
+/** Her live sessions in this region, the most recently used first; hers marked `current`. */
+export async function listSessions(client: CoreApiClient, session: SessionRef): Promise<ActiveSession[]> {
+  const { data } = await call(() =>
+    client.GET('/sessions', {
+      params: { header: VERSION_HEADER, query: { limit: SESSION_PAGE, offset: 0 } },
+      headers: bearer(session),
+    }),
+  );
+  return data.data;
+}
+
+/** "Sign out everywhere else": every live session but the caller's ends; answers how many did. */
+export async function endOtherSessions(client: CoreApiClient, session: SessionRef): Promise<number> {
+  const { data } = await call(() =>
+    client.DELETE('/sessions', {
+      params: { header: VERSION_HEADER, query: { others: true } },
+      headers: bearer(session),
+    }),
+  );
+  return data.ended;
+}
+
+/** Changes her password, the current one as the proof; her other sessions end. */
+export async function changePassword(
+  client: CoreApiClient,
+  session: SessionRef,
+  currentPassword: string,
+  newPassword: string,
+): Promise<void> {
+  await callWithoutBody(() =>
+    client.POST('/users/password-change', {
+      params: { header: VERSION_HEADER },
+      headers: bearer(session),
+      body: { currentPassword, newPassword },
+    }),
+  );
+}

@@ -31,6 +31,9 @@ interface AccountContextValue {
   proofRequest: ProofRequest | null;
   /** The session ended (signed out elsewhere, expired, ended from another device). */
   ended: boolean;
+  /** Goes up after a change that others sections show (a password change ends sessions): they load again. */
+  revision: number;
+  changed: () => void;
 }
 
 const AccountContext = createContext<AccountContextValue | null>(null);
@@ -48,6 +51,8 @@ export function AccountProvider({ initial, children }: { initial: AccountSession
   const [current, setCurrent] = useState(initial);
   const [proofRequest, setProofRequest] = useState<ProofRequest | null>(null);
   const [ended, setEnded] = useState(false);
+  const [revision, setRevision] = useState(0);
+  const changed = useCallback(() => setRevision((value) => value + 1), []);
   const client = clientFor(initial.baseUrl);
 
   const refresh = useCallback(async (): Promise<boolean> => {
@@ -106,8 +111,8 @@ export function AccountProvider({ initial, children }: { initial: AccountSession
   );
 
   const value = useMemo(
-    () => ({ session: current, client, run, proofRequest, ended }),
-    [current, client, run, proofRequest, ended],
+    () => ({ session: current, client, run, proofRequest, ended, revision, changed }),
+    [current, client, run, proofRequest, ended, revision, changed],
   );
   return <AccountContext value={value}>{children}</AccountContext>;
 }
