@@ -1546,6 +1546,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/security-events": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's security events
+         * @description The security events of the tenant, for its administrators, newest first, a page at a time (`cursor`): the
+         *     tenant's own events (a permission granted or revoked, a directory's or the operator tool's change to a member)
+         *     and the account events (sign-ins, second factors, passkeys, passwords, sessions ended) of the tenant's current
+         *     members. Another tenant's events, and the account events of people who are not members, are never listed.
+         *     Filters combine: `userId` (one member), `kind` (any of several), `from` (inclusive) and `to` (exclusive).
+         *
+         *     Events are kept for the region's retention (180 days unless configured otherwise) and then removed.
+         *
+         *     Answers `403 FORBIDDEN` when the caller does not belong to the tenant or does not administer it.
+         */
+        get: operations["listSecurityEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account/security-events": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's own security events
+         * @description The security events of the signed-in user's own account in this region, newest first, a page at a time
+         *     (`cursor`; 20 by default): her sign-ins, failed attempts, second factors, passkeys, passwords and sessions
+         *     ended, and the changes to her memberships (permissions, a directory's changes) in any of her tenants. Not
+         *     tenant-scoped (no `cosafe-tenant-id`). Filters as in `listSecurityEvents`, without `userId`.
+         */
+        get: operations["listOwnSecurityEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scim/v2/ServiceProviderConfig": {
         parameters: {
             query?: never;
@@ -3675,6 +3734,95 @@ export interface components {
             issuer: string;
         };
         /**
+         * @description What happened to an account's security:
+         *     - `sign_in_succeeded`: a sign-in completed (every factor proven), by `details.method`;
+         *     - `sign_in_failed`: a wrong password, coAlert code or passkey assertion for a known account;
+         *     - `sign_in_locked_out`: an attempt refused (429) by a lockout before anything was checked;
+         *     - `sign_in_stepped_up`: a right password from an unfamiliar network while the account's ceiling is reached: the
+         *       session waits for an emailed code;
+         *     - `second_factor_failed`: a wrong one-time code for a session waiting for its second factor;
+         *     - `passkey_added`, `passkey_removed`: by the user, or removed by a password reset or the emailed removal link;
+         *     - `password_changed` (signed in, with the current password), `password_reset` (through an emailed link);
+         *     - `sessions_ended`: sessions ended by the user, an administrator or a directory; `details.count`, `details.reason`;
+         *     - `permission_granted`, `permission_revoked`: a permission flag of the member in this tenant (`details.permission`);
+         *     - `member_provisioned`, `member_updated`, `member_deactivated`, `member_removed`: a directory (SCIM) or the
+         *       operator tool changed the member.
+         * @example sign_in_failed
+         * @enum {string}
+         */
+        SecurityEventKind: "sign_in_succeeded" | "sign_in_failed" | "sign_in_locked_out" | "sign_in_stepped_up" | "second_factor_failed" | "passkey_added" | "passkey_removed" | "password_changed" | "password_reset" | "sessions_ended" | "permission_granted" | "permission_revoked" | "member_provisioned" | "member_updated" | "member_deactivated" | "member_removed";
+        /**
+         * @description One security event. It never holds a password, a code, a token or an unsalted hash; the client is coarse: the
+         *     network of its address (IPv4 /24, IPv6 /48) and its user agent (at most 256 characters).
+         */
+        SecurityEvent: {
+            /**
+             * @description The event's id; events are listed by it, newest (largest) first.
+             * @example 1042
+             */
+            id: string;
+            at: components["schemas"]["Timestamp"];
+            kind: components["schemas"]["SecurityEventKind"];
+            /**
+             * @description Whether what the event records succeeded, failed (a wrong secret) or was refused (a lockout).
+             * @enum {string}
+             */
+            outcome: "succeeded" | "failed" | "refused";
+            /**
+             * Format: int64
+             * @description The tenant the event happened in (a permission, a directory's change); null for an event of the account
+             *     itself (a sign-in, a passkey, a password), which every tenant the user belongs to sees.
+             */
+            tenantId: number | null;
+            /**
+             * Format: int64
+             * @description The account the event is about; null once the account is deleted.
+             */
+            userId: number | null;
+            /**
+             * @description Who did it: the user herself (`self`), another user such as an administrator (`user`, with `userId`), a
+             *     directory through SCIM (`scim`), the operator tool (`operator`) or the system (`system`: housekeeping,
+             *     a lockout).
+             */
+            actor: {
+                /** @enum {string} */
+                type: "self" | "user" | "scim" | "operator" | "system";
+                /** Format: int64 */
+                userId: number | null;
+            };
+            region: components["schemas"]["Region"];
+            client: {
+                /**
+                 * @description The network of the client's address (`203.0.113.0/24`, `2001:db8:1::/48`); null when none.
+                 * @example 203.0.113.0/24
+                 */
+                network: string | null;
+                /** @description The client's user agent, cut at 256 characters; null when none was sent. */
+                userAgent: string | null;
+            };
+            /**
+             * @description What else the kind says, all optional: `method` (how a sign-in or step was made: `password`, `passkey`,
+             *     `otpEmail`, `otpSms`, `coalert`, `oidc`, `saml`, `skolon`), `reason` (why sessions ended), `count` (how many
+             *     sessions or passkeys), `permission` (the flag granted or revoked, e.g. `cec.maySend`), `passkeyName`.
+             */
+            details: {
+                method?: string;
+                reason?: string;
+                count?: number;
+                permission?: string;
+                passkeyName?: string;
+            };
+        };
+        /**
+         * @description A page of security events, newest first. `nextCursor` continues the list after the page's last event (pass it as
+         *     `cursor`); null on the last page.
+         */
+        SecurityEventPage: {
+            data: components["schemas"]["SecurityEvent"][];
+            /** @description The cursor of the next page, or null when there is none. */
+            nextCursor: string | null;
+        };
+        /**
          * @description A SCIM error (RFC 7644 section 3.12). `status` is the HTTP status as a string; `scimType` names the kind of
          *     problem where SCIM defines one (`invalidFilter`, `invalidSyntax`, `invalidValue`, `uniqueness`, `mutability`,
          *     `noTarget`, `invalidPath`, `tooMany`).
@@ -4321,6 +4469,18 @@ export interface components {
         PersonalAlarmStatusFilter: "active";
         /** @description The personal alarm id. */
         PersonalAlarmId: components["schemas"]["Id"];
+        /** @description Keeps events about this member's account. */
+        SecurityEventUserFilter: number;
+        /** @description Keeps events of these kinds (repeat the parameter for several). */
+        SecurityEventKindFilter: components["schemas"]["SecurityEventKind"][];
+        /** @description Keeps events at or after this instant. */
+        SecurityEventFrom: string;
+        /** @description Keeps events before this instant. */
+        SecurityEventTo: string;
+        /** @description The `nextCursor` of the previous page; the list continues with older events. */
+        SecurityEventCursor: string;
+        /** @description Page size. */
+        SecurityEventLimit: number;
         /**
          * @description The resource type's id, `User` or `Group` (as written); any other answers `404`.
          * @example User
@@ -6886,6 +7046,85 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listSecurityEvents: {
+        parameters: {
+            query?: {
+                /** @description Keeps events about this member's account. */
+                userId?: components["parameters"]["SecurityEventUserFilter"];
+                /** @description Keeps events of these kinds (repeat the parameter for several). */
+                kind?: components["parameters"]["SecurityEventKindFilter"];
+                /** @description Keeps events at or after this instant. */
+                from?: components["parameters"]["SecurityEventFrom"];
+                /** @description Keeps events before this instant. */
+                to?: components["parameters"]["SecurityEventTo"];
+                /** @description The `nextCursor` of the previous page; the list continues with older events. */
+                cursor?: components["parameters"]["SecurityEventCursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["SecurityEventLimit"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+                /** @description The tenant the call acts in; the signed-in user must belong to it, else `403 FORBIDDEN`. */
+                "cosafe-tenant-id": components["parameters"]["TenantIdHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the tenant's security events, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Unexpected"];
+        };
+    };
+    listOwnSecurityEvents: {
+        parameters: {
+            query?: {
+                /** @description Keeps events of these kinds (repeat the parameter for several). */
+                kind?: components["parameters"]["SecurityEventKindFilter"];
+                /** @description Keeps events at or after this instant. */
+                from?: components["parameters"]["SecurityEventFrom"];
+                /** @description Keeps events before this instant. */
+                to?: components["parameters"]["SecurityEventTo"];
+                /** @description The `nextCursor` of the previous page; the list continues with older events. */
+                cursor?: components["parameters"]["SecurityEventCursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["SecurityEventLimit"];
+            };
+            header: {
+                /** @description Version of the core API contract the client speaks. Must be `1`. */
+                "cosafe-core-api-version": components["parameters"]["ApiVersionHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the caller's security events, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SecurityEventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             default: components["responses"]["Unexpected"];
         };
     };

@@ -31,6 +31,9 @@ const overrides: Record<string, string> = {
   'personal_alarm_changes.action': 'PersonalAlarmAction',
   'personal_alarm_messages.kind': 'PersonalAlarmMessageKind',
   'push_tokens.type': 'PushTokenType',
+  'security_events.kind': 'SecurityEventKind',
+  'security_events.outcome': 'SecurityEventOutcome',
+  'security_events.actor_type': 'SecurityEventActor',
   'sso_challenges.kind': 'SsoKind',
   'sso_domains.kind': 'SsoKind',
   // JSON columns: read as their shape, written as JSON text.
@@ -38,6 +41,7 @@ const overrides: Record<string, string> = {
   'memberships.permissions': 'JSONColumnType<MembershipPermissions>',
   'personal_alarm_changes.changes': 'JSONColumnType<PersonalAlarmChangeSet>',
   'sessions.factors': 'JSONColumnType<SessionFactors>',
+  'security_events.details': 'JSONColumnType<SecurityEventDetails, string | undefined, string>',
   // A stored generated column (lower(name)): never written, never null since name is not null.
   'groups.name_folded': 'GeneratedAlways<string>',
   // bigint[]: the int8 parser (db/database.ts) does not reach array elements, which may arrive as text.
@@ -63,6 +67,10 @@ const customImports: Record<string, string> = Object.fromEntries([
     'PersonalAlarmChangeSet',
     'PersonalAlarmMessageKind',
     'PushTokenType',
+    'SecurityEventActor',
+    'SecurityEventDetails',
+    'SecurityEventKind',
+    'SecurityEventOutcome',
     'SessionFactors',
     'SsoKind',
   ].map((name) => [name, './column-types']),

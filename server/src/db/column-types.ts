@@ -24,3 +24,33 @@ export type MembershipPermissions = Record<string, Record<string, boolean | numb
 export type JobPayload = Record<string, unknown>;
 /** One change of a personal alarm: each changed field from → to. */
 export type PersonalAlarmChangeSet = Record<string, { from?: unknown; to?: unknown }>;
+
+/** What a security event records (modules/security-events; the SecurityEventKind schema of the contract). */
+export type SecurityEventKind =
+  | 'sign_in_succeeded'
+  | 'sign_in_failed'
+  | 'sign_in_locked_out'
+  | 'sign_in_stepped_up'
+  | 'second_factor_failed'
+  | 'passkey_added'
+  | 'passkey_removed'
+  | 'password_changed'
+  | 'password_reset'
+  | 'sessions_ended'
+  | 'permission_granted'
+  | 'permission_revoked'
+  | 'member_provisioned'
+  | 'member_updated'
+  | 'member_deactivated'
+  | 'member_removed';
+export type SecurityEventOutcome = 'succeeded' | 'failed' | 'refused';
+/** Who did it: the account's user, another user (an administrator), a directory, the operator tool, the system. */
+export type SecurityEventActor = 'self' | 'user' | 'scim' | 'operator' | 'system';
+/** What else an event says; never a secret (the SecurityEvent schema's `details`). */
+export interface SecurityEventDetails {
+  method?: string;
+  reason?: string;
+  count?: number;
+  permission?: string;
+  passkeyName?: string;
+}

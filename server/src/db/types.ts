@@ -15,6 +15,10 @@ import type {
   PersonalAlarmChangeSet,
   PersonalAlarmMessageKind,
   PushTokenType,
+  SecurityEventActor,
+  SecurityEventDetails,
+  SecurityEventKind,
+  SecurityEventOutcome,
   SessionFactors,
   SsoKind,
 } from './column-types';
@@ -414,6 +418,21 @@ export interface ScimGroups {
   updated_at: Generated<Timestamp>;
 }
 
+export interface SecurityEvents {
+  actor_type: SecurityEventActor;
+  actor_user_id: number | null;
+  at: Timestamp;
+  details: JSONColumnType<SecurityEventDetails, string | undefined, string>;
+  id: Generated<number>;
+  kind: SecurityEventKind;
+  network: string | null;
+  outcome: SecurityEventOutcome;
+  region: string;
+  tenant_id: number | null;
+  user_agent: string | null;
+  user_id: number | null;
+}
+
 export interface Sessions {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -555,6 +574,7 @@ export interface DB {
   saml_assertions: SamlAssertions;
   saml_settings: SamlSettings;
   scim_groups: ScimGroups;
+  security_events: SecurityEvents;
   sessions: Sessions;
   sign_in_sources: SignInSources;
   sso_challenges: SsoChallenges;

@@ -48,6 +48,14 @@ export const lockouts = new Counter({
   registers: [registry],
 });
 
+/** Security events written (modules/security-events), by kind only: a fixed set of labels, never a user's. */
+export const securityEventsWritten = new Counter({
+  name: 'core_security_events_total',
+  help: 'Security events written, by kind',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
 export const housekeepingRemoved = new Counter({
   name: 'core_housekeeping_rows_removed_total',
   help: 'Rows removed by the hourly housekeeping job, by table',

@@ -22,6 +22,7 @@ import { ssoHandlers, ssoSignIn, type SsoDeps } from './sso';
 import { authenticateScimKey, scimErrorShape, scimHandlers, type ScimDeps } from './scim';
 import { passkeySignIn, passkeysHandlers, type PasskeysDeps } from './passkeys';
 import { accountHandlers, type AccountDeps } from './account';
+import { securityEventsHandlers, type SecurityEventsDeps } from './security-events';
 
 /**
  * What each module is handed: only the ports its deps type names (`<module>.deps.ts`), taken from the boot-time
@@ -62,6 +63,7 @@ function moduleDeps(s: Services) {
     integrations,
     scim: { ...sessions, ...users, ...apiKeys, jobs } satisfies ScimDeps,
     account: passwords satisfies AccountDeps,
+    securityEvents: { config, db, now } satisfies SecurityEventsDeps,
   };
 }
 
@@ -90,6 +92,7 @@ export function moduleHandlers(s: Services): HandlerMap {
     ...ssoHandlers(deps.sso),
     ...scimHandlers(deps.scim),
     ...accountHandlers(deps.account),
+    ...securityEventsHandlers(deps.securityEvents),
   };
 }
 

@@ -1,0 +1,95 @@
+// The security_events table: the writer's insert (one statement for any number of events) and the reads.
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database';
+import type { Insertable, Selectable } from 'kysely';
+import type { SecurityEvents } from '../../db/types';
+import type { SecurityEventKind } from '../../db/column-types';
+
+export type SecurityEventRow = Selectable<SecurityEvents>;
+export type NewSecurityEventRow = Insertable<SecurityEvents>;
+
+export async function insertSecurityEvents(db: Executor, rows: NewSecurityEventRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('security_events').values(rows).execute();
+}
+
+export interface EventFilter {
+  userId?: number;
+  kinds?: SecurityEventKind[];
+  from?: string;
+  to?: string;
+  /** Events older than this id (the cursor). */
+  before?: string;
+  limit: number;
+}
+
+/**
+ * A tenant's events, newest first: its own (tenant_id) and the account events (no tenant) of its current members.
+ * Reads limit + 1 rows, so the caller knows whether a next page exists.
+ */
+export function selectTenantEvents(db: Executor, tenantId: number, f: EventFilter) {
+  let q = db
+    .selectFrom('security_events as e')
+    .selectAll('e')
+    .where((eb) =>
+      eb.or([
+        eb('e.tenant_id', '=', tenantId),
+        eb.and([
+          eb('e.tenant_id', 'is', null),
+          eb.exists(
+            eb
+              .selectFrom('memberships as m')
+              .select(sql.lit(1).as('one'))
+              .whereRef('m.user_id', '=', 'e.user_id')
+              .where('m.tenant_id', '=', tenantId),
+          ),
+        ]),
+      ]),
+    );
+  q = filtered(q, f);
+  return q
+    .orderBy('e.id', 'desc')
+    .limit(f.limit + 1)
+    .execute();
+}
+
+/** One account's events (every tenant's and its own), newest first; limit + 1 rows. */
+export function selectUserEvents(db: Executor, userId: number, f: Omit<EventFilter, 'userId'>) {
+  const q = filtered(db.selectFrom('security_events as e').selectAll('e').where('e.user_id', '=', userId), f);
+  return q
+    .orderBy('e.id', 'desc')
+    .limit(f.limit + 1)
+    .execute();
+}
+
+/** Every event in a time range (the operator tool), oldest first, at most `limit`. */
+export function selectEventsForExport(db: Executor, f: EventFilter & { tenantId?: number; after?: string }) {
+  let q = filtered(db.selectFrom('security_events as e').selectAll('e'), f);
+  if (f.tenantId !== undefined) q = q.where('e.tenant_id', '=', f.tenantId);
+  if (f.after !== undefined) q = q.where('e.id', '>', f.after as unknown as number);
+  return q.orderBy('e.id', 'asc').limit(f.limit).execute();
+}
+
+/** Removes events older than `before`, at most `batch` of them; answers how many. */
+export async function deleteEventsBefore(db: Executor, before: Date, batch: number): Promise<number> {
+  const result = await db
+    .deleteFrom('security_events')
+    .where(
+      'id',
+      'in',
+      db.selectFrom('security_events').select('id').where('at', '<', before).orderBy('at').limit(batch),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function filtered<Q extends { where: (...args: any[]) => any }>(q: Q, f: Partial<EventFilter>): Q {
+  let r: any = q; // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (f.userId !== undefined) r = r.where('e.user_id', '=', f.userId);
+  if (f.kinds?.length) r = r.where('e.kind', 'in', f.kinds);
+  if (f.from !== undefined) r = r.where('e.at', '>=', f.from);
+  if (f.to !== undefined) r = r.where('e.at', '<', f.to);
+  if (f.before !== undefined) r = r.where('e.id', '<', f.before);
+  return r as Q;
+}
