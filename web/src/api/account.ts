@@ -132,3 +132,20 @@ export async function changePassword(
     }),
   );
 }
+
+export type SecurityEvent = components['schemas']['SecurityEvent'];
+
+/** The last events of her own account (newest first): the page shows 20. */
+export async function listOwnSecurityEvents(
+  client: CoreApiClient,
+  session: SessionRef,
+  limit = 20,
+): Promise<SecurityEvent[]> {
+  const { data } = await call(() =>
+    client.GET('/account/security-events', {
+      params: { header: VERSION_HEADER, query: { limit } },
+      headers: bearer(session),
+    }),
+  );
+  return data.data;
+}

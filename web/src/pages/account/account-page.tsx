@@ -10,8 +10,11 @@ import { browserLocation } from '../../login/browser-location';
 import { buildRedirectUrl } from '../../login/redirect-url';
 import { AccountProvider, useAccount } from './account-context';
 import { type AccountSession, forgetAccountSession, takeAccountSession } from './account-session';
+import { EventsSection } from './events-section';
 import { PasskeysSection } from './passkeys-section';
+import { PasswordSection } from './password-section';
 import { ReauthPrompt } from './reauth-prompt';
+import { SessionsSection } from './sessions-section';
 import './account.css';
 
 /**
@@ -78,7 +81,10 @@ function Account() {
       <p className="page-subtitle">{t('account.description')}</p>
       {proofRequest && <ReauthPrompt proofRequest={proofRequest} />}
       <div className="stack" hidden={proofRequest !== null}>
+        <SessionsSection />
         <PasskeysSection />
+        <PasswordSection />
+        <EventsSection />
         {session.returnUrl && session.refreshToken && (
           <Button variant="primary" onClick={goOn}>
             {t('account.continue')}

@@ -20,7 +20,7 @@ type Editing = { kind: 'rename'; id: string; name: string; invalid: boolean } | 
 export function PasskeysSection() {
   const { t, i18n } = useTranslation();
   const announce = useAnnounce();
-  const { session, client, run } = useAccount();
+  const { session, client, run, revision, changed } = useAccount();
   const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
   const [alert, setAlert] = useState<Message | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
@@ -33,7 +33,7 @@ export function PasskeysSection() {
       setAlert(accountFailureMessage(error));
     }
   }, [client, run]);
-  useEffect(() => void load(), [load]);
+  useEffect(() => void load(), [load, revision]);
 
   /** Runs a change; a cancelled proof leaves everything as it was, without a word. */
   const change = async (id: string, action: () => Promise<void>, failure: (error: unknown) => Message | null) => {
@@ -55,7 +55,7 @@ export function PasskeysSection() {
         const { addPasskeyHere } = await import('./passkey-ceremonies');
         await run((ref) => addPasskeyHere(session, ref));
         announce(t('passkey.added'));
-        await load();
+        changed();
       },
       (error) => passkeyFailureMessage(error, 'register'),
     );
@@ -71,7 +71,7 @@ export function PasskeysSection() {
         await run((ref) => renamePasskey(client, ref, passkey.id, name));
         setEditing(null);
         announce(t('account.passkeys.renamed', { name }));
-        await load();
+        changed();
       },
       (error) => accountFailureMessage(asFailure(error)),
     );
@@ -84,7 +84,7 @@ export function PasskeysSection() {
         await run((ref) => deletePasskey(client, ref, passkey.id));
         setEditing(null);
         announce(t('account.passkeys.removed', { name: passkey.name }));
-        await load();
+        changed();
         document.getElementById('passkeys-title')?.focus();
       },
       (error) => accountFailureMessage(asFailure(error)),

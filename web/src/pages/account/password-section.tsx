@@ -18,9 +18,13 @@ import { ruleMessageKeys, splitMessageKeys } from '../../password/password-polic
 import { useAccount } from './account-context';
 import { changePasswordSchema } from './password-schema';
 
-const FIELD_IDS = { current: 'current-password', password: 'changed-password', confirmation: 'changed-confirm' } as const;
+const FIELD_IDS = {
+  currentPassword: 'current-password',
+  password: 'changed-password',
+  confirmation: 'changed-confirm',
+} as const;
 type Values = Record<keyof typeof FIELD_IDS, string>;
-const EMPTY: Values = { current: '', password: '', confirmation: '' };
+const EMPTY: Values = { currentPassword: '', password: '', confirmation: '' };
 
 /** The server's answers about the fields: the current password is wrong, or the new one breaks a rule it knows. */
 type ServerErrors = Partial<Record<keyof Values, TranslationKey[]>>;
@@ -38,18 +42,19 @@ export function PasswordSection() {
     useFormik<Values>({
       initialValues: EMPTY,
       validate: (values) => schemaErrors(changePasswordSchema, values),
-      onSubmit: async ({ current, password }, helpers) => {
+      onSubmit: async ({ currentPassword, password }, helpers) => {
         setAlert(null);
         setDone(false);
         try {
-          await run((ref) => changePassword(client, ref, current, password));
+          await run((ref) => changePassword(client, ref, currentPassword, password));
           helpers.resetForm({ values: EMPTY });
           setDone(true);
           announce(t('account.password.changed'));
           changed();
         } catch (error) {
           const failure = asFailure(error);
-          if (failure.code === 'INVALID_CREDENTIALS') return setServerErrors({ current: ['account.password.wrongCurrent'] });
+          if (failure.code === 'INVALID_CREDENTIALS')
+            return setServerErrors({ currentPassword: ['account.password.wrongCurrent'] });
           const rules: TranslationKey[] = failure.code === 'BAD_REQUEST' ? ruleMessageKeys(failure.issueRules) : [];
           if (failure.issueRules.includes('PASSWORD_UNCHANGED')) rules.push('account.password.unchanged');
           if (rules.length > 0) setServerErrors({ password: rules });
@@ -61,8 +66,14 @@ export function PasswordSection() {
 
   const { values, submitCount, isSubmitting } = form;
   // What the server said about a field no longer holds once it changes.
-  useEffect(() => setServerErrors((shown) => (shown.current ? { password: shown.password } : shown)), [values.current]);
-  useEffect(() => setServerErrors((shown) => (shown.password ? { current: shown.current } : shown)), [values.password]);
+  useEffect(
+    () => setServerErrors((shown) => (shown.currentPassword ? { password: shown.password } : shown)),
+    [values.currentPassword],
+  );
+  useEffect(
+    () => setServerErrors((shown) => (shown.password ? { currentPassword: shown.currentPassword } : shown)),
+    [values.password],
+  );
 
   const shown = (field: keyof Values): string | undefined => {
     const error = form.shownError(field);
@@ -75,7 +86,7 @@ export function PasswordSection() {
   useFocusFirstError(submitCount, isSubmitting, fieldsWithErrors);
   // A wrong current password comes back after the submit: the focus goes to it too.
   useEffect(() => {
-    if (serverErrors.current) document.getElementById(FIELD_IDS.current)?.focus();
+    if (serverErrors.currentPassword) document.getElementById(FIELD_IDS.currentPassword)?.focus();
     else if (serverErrors.password) document.getElementById(FIELD_IDS.password)?.focus();
   }, [serverErrors]);
 
@@ -102,14 +113,14 @@ export function PasswordSection() {
           </p>
         )}
         <PasswordInput
-          id={FIELD_IDS.current}
-          name="current"
+          id={FIELD_IDS.currentPassword}
+          name="currentPassword"
           autoComplete="current-password"
           label={t('account.password.currentLabel')}
-          value={values.current}
+          value={values.currentPassword}
           onChange={form.handleChange}
           onBlur={form.handleBlur}
-          error={shown('current')}
+          error={shown('currentPassword')}
         />
         <PasswordInput
           id={FIELD_IDS.password}

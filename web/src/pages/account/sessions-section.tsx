@@ -27,7 +27,9 @@ const METHOD_KEYS: Record<ActiveSession['signedInWith'][number], TranslationKey 
 function useDeviceName(): (session: ActiveSession) => string {
   const { t } = useTranslation();
   return ({ device: { browser, os } }) =>
-    browser && os ? t('account.sessions.deviceOn', { browser, os }) : (browser ?? os ?? t('account.sessions.unknownDevice'));
+    browser && os
+      ? t('account.sessions.deviceOn', { browser, os })
+      : (browser ?? os ?? t('account.sessions.unknownDevice'));
 }
 
 /** Where she is logged in: end one session (a lost phone), or all but this one. */
@@ -98,6 +100,7 @@ export function SessionsSection() {
             <li key={session.id} className="account-item">
               <h3 className="account-item__title">
                 {deviceName(session)}
+                {session.current && ' '}
                 {session.current && <span className="account-item__badge">{t('account.sessions.current')}</span>}
               </h3>
               <p className="muted">
