@@ -3,7 +3,7 @@ import { ApiFailure } from '../../api/api-failure';
 import { type SessionRef, refreshSession } from '../../api/account';
 import { type CoreApiClient, clientFor } from '../../api/client';
 import { hasSessionEnded } from '../../i18n/failure-messages';
-import { type AccountSession, storeAccountSession } from './account-session';
+import { type AccountSession, storeAccountSession } from '../../login/account-session';
 
 /** The user closed the prompt for her credentials: the change she asked for was not made, and nothing is said. */
 export class ProofCancelled extends Error {
@@ -55,19 +55,29 @@ export function AccountProvider({ initial, children }: { initial: AccountSession
   const changed = useCallback(() => setRevision((value) => value + 1), []);
   const client = clientFor(initial.baseUrl);
 
-  const refresh = useCallback(async (): Promise<boolean> => {
-    const { refreshToken, sessionId } = session.current;
-    if (!refreshToken) return false;
-    try {
-      const fresh = await refreshSession(client, sessionId, refreshToken);
-      session.current = { ...session.current, accessToken: fresh.accessToken, refreshToken: fresh.refreshToken };
-      storeAccountSession(session.current);
-      setCurrent(session.current);
-      return true;
-    } catch {
-      return false;
-    }
-  }, [client]);
+  // One refresh at a time: the sections load together, and each refresh rotates the refresh token.
+  const refreshing = useRef<Promise<boolean> | null>(null);
+  const refresh = useCallback(
+    (expiredToken: string): Promise<boolean> => {
+      // Another call refreshed the session since this one was sent: its new token is at hand.
+      if (session.current.accessToken !== expiredToken) return Promise.resolve(true);
+      const { refreshToken, sessionId } = session.current;
+      if (!refreshToken) return Promise.resolve(false);
+      refreshing.current ??= refreshSession(client, sessionId, refreshToken)
+        .then((fresh) => {
+          session.current = { ...session.current, accessToken: fresh.accessToken, refreshToken: fresh.refreshToken };
+          storeAccountSession(session.current);
+          setCurrent(session.current);
+          return true;
+        })
+        .catch(() => false)
+        .finally(() => {
+          refreshing.current = null;
+        });
+      return refreshing.current;
+    },
+    [client],
+  );
 
   const askForProof = useCallback(
     () =>
@@ -87,10 +97,11 @@ export function AccountProvider({ initial, children }: { initial: AccountSession
     async <T,>(operation: (ref: SessionRef) => Promise<T>): Promise<T> => {
       const attempt = () => operation({ id: session.current.sessionId, accessToken: session.current.accessToken });
       const withFreshToken = async () => {
+        const sentWith = session.current.accessToken;
         try {
           return await attempt();
         } catch (error) {
-          if (isFailure(error, 'EXPIRED_ACCESS_TOKEN') && (await refresh())) return attempt();
+          if (isFailure(error, 'EXPIRED_ACCESS_TOKEN') && (await refresh(sentWith))) return attempt();
           throw error;
         }
       };

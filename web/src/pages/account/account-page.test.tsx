@@ -10,7 +10,7 @@ import {
 } from '../../test/account-api';
 import { EUROPE, apiError, fakeApi } from '../../test/fake-api';
 import { renderApp } from '../../test/render-app';
-import { ACCOUNT_SESSION_KEY } from './account-session';
+import { ACCOUNT_SESSION_KEY } from '../../login/account-session';
 
 configure({ asyncUtilTimeout: ACCOUNT_WAIT_MS });
 

@@ -9,7 +9,7 @@ import { config } from '../../config/config';
 import { browserLocation } from '../../login/browser-location';
 import { buildRedirectUrl } from '../../login/redirect-url';
 import { AccountProvider, useAccount } from './account-context';
-import { type AccountSession, forgetAccountSession, takeAccountSession } from './account-session';
+import { type AccountSession, forgetAccountSession, takeAccountSession } from '../../login/account-session';
 import { EventsSection } from './events-section';
 import { PasskeysSection } from './passkeys-section';
 import { PasswordSection } from './password-section';

@@ -8,7 +8,7 @@ import type { CoreApiClient } from '../../api/client';
 import { type PasskeyAssertion, requestAuthenticationOptions } from '../../api/passkeys';
 import { ceremony } from '../../login/passkey-failure';
 import { addPasskey } from '../../login/passkey-flow';
-import type { AccountSession } from './account-session';
+import type { AccountSession } from '../../login/account-session';
 
 // The library declares its JSON as interfaces, which do not stand for the contract's open objects without a copy.
 const asAssertion = (credential: AuthenticationResponseJSON): PasskeyAssertion => ({

@@ -1,7 +1,7 @@
-import type { RegionTarget } from '../../config/config';
-import { isRegionCode } from '../../config/regions';
-import { read, write } from '../../login/sign-in-storage';
-import { isAllowedRedirect } from '../../login/redirect-allow-list';
+import type { RegionTarget } from '../config/config';
+import { isRegionCode } from '../config/regions';
+import { read, write } from './sign-in-storage';
+import { isAllowedRedirect } from './redirect-allow-list';
 
 /**
  * The session the account page acts for, as this tab holds it. It comes in one of two ways:
