@@ -20,6 +20,7 @@ import * as passkeys from './migrations/2026-11-26T1900-passkeys';
 import * as sessionFactorRule from './migrations/2026-11-26T2300-session-factor-rule';
 import * as recentProof from './migrations/2026-11-28T2100-recent-proof';
 import * as externalCeilingLifts from './migrations/2026-11-28T2100-external-ceiling-lifts';
+import * as sessionClients from './migrations/2026-11-29T0010-session-clients';
 import * as securityEvents from './migrations/2026-11-29T0100-security-events';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26T2300-session-factor-rule': sessionFactorRule,
   '2026-11-28T2100-recent-proof': recentProof,
   '2026-11-28T2100-external-ceiling-lifts': externalCeilingLifts,
+  '2026-11-29T0010-session-clients': sessionClients,
   '2026-11-29T0100-security-events': securityEvents,
 };
 

@@ -439,6 +439,7 @@ export interface Sessions {
   factors: JSONColumnType<SessionFactors>;
   id: string;
   last_refreshed_at: Timestamp;
+  network: string | null;
   previous_refresh_token_hash: string | null;
   previous_superseded_at: Timestamp | null;
   proven_at: Timestamp | null;
@@ -446,6 +447,7 @@ export interface Sessions {
   revoked_at: Timestamp | null;
   revoked_reason: string | null;
   sso_tenant_id: number | null;
+  user_agent: string | null;
   user_id: number | null;
 }
 

@@ -68,3 +68,13 @@ export const passkeyRemovedEmail = (language: Language, input: { name: string; e
     { text: t(language, 'passkey.removed', input) },
     { text: t(language, 'passkey.notYou') },
   ]);
+
+/** The notice that the account's password was changed while signed in (when, and from which coarse network). */
+export const passwordChangedEmail = (
+  language: Language,
+  input: { email: string; time: string; network: string },
+): RenderedEmail =>
+  composeEmail(language, t(language, 'passwordChanged.subject'), [
+    { text: t(language, 'passwordChanged.changed', input) },
+    { text: t(language, 'passwordChanged.notYou') },
+  ]);

@@ -25,3 +25,15 @@ export function addressKey(address: string, ipv6PrefixBits = 64): string {
 /** The key per-client limits count `req`'s client under (addressKey of its address). */
 export const clientKey = (req: { ip?: string; socket: { remoteAddress?: string } }, ipv6PrefixBits: number) =>
   addressKey(clientAddress(req), ipv6PrefixBits);
+
+/**
+ * Where a sign-in comes from, as its session keeps it: the user agent (cut short) and the coarse network of the
+ * address (IPv4 /24, IPv6 /48; never the address itself). Built from the request like a security event's client.
+ */
+export interface SignInClient {
+  userAgent: string | null;
+  network: string | null;
+}
+
+/** A sign-in whose client is not known (an operator's tool, a test): the session shows no device and no network. */
+export const unknownClient: SignInClient = { userAgent: null, network: null };

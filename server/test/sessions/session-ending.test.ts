@@ -67,9 +67,9 @@ test('a user ends any session of their own, the one they call from or another, a
   await expect(endSession(ctx.services, { caller, sessionId: bobs })).rejects.toEqual(unknownSession);
   // From the phone, the laptop's session: a lost device signed out from another.
   await endSession(ctx.services, { caller, sessionId: laptop });
-  expect(await states([phone, laptop, bobs])).toEqual({ [phone]: 'live', [laptop]: 'logout', [bobs]: 'live' });
+  expect(await states([phone, laptop, bobs])).toEqual({ [phone]: 'live', [laptop]: 'ended_by_user', [bobs]: 'live' });
   await endSession(ctx.services, { caller, sessionId: phone });
-  expect(await states([phone, laptop, bobs])).toEqual({ [phone]: 'logout', [laptop]: 'logout', [bobs]: 'live' });
+  expect(await states([phone, laptop, bobs])).toEqual({ [phone]: 'logout', [laptop]: 'ended_by_user', [bobs]: 'live' });
 });
 
 test('a password reset ends every live session of the user, with its reason, and nobody else’s', async () => {

@@ -20,6 +20,13 @@ export const en = {
     passkeys:
       'Choosing a new password also removes every passkey of the account; you can add them again once you have signed in.',
   },
+  passwordChanged: {
+    subject: 'Your password was changed',
+    changed:
+      'The password of your account {{email}} was changed at {{time}}, from the network {{network}}. Every other session of the account has been signed out.',
+    notYou:
+      'If this was not you, reset your password at once with “Forgot password” on the login page and tell your administrator.',
+  },
   passkey: {
     addedSubject: 'A passkey was added to your account',
     added: 'The passkey {{name}} was added to your account {{email}}. It can now sign you in without a password.',

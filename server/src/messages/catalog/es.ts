@@ -22,6 +22,13 @@ export const es: Catalog = {
     passkeys:
       'Al elegir una contraseña nueva también se eliminan todas las llaves de acceso de la cuenta; podrás añadirlas de nuevo cuando hayas iniciado sesión.',
   },
+  passwordChanged: {
+    subject: 'Se ha cambiado tu contraseña',
+    changed:
+      'La contraseña de tu cuenta {{email}} se cambió el {{time}}, desde la red {{network}}. Se han cerrado todas las demás sesiones de la cuenta.',
+    notYou:
+      'Si no has sido tú, restablece tu contraseña de inmediato con «¿Olvidaste tu contraseña?» en la página de inicio de sesión y avisa a tu administrador.',
+  },
   passkey: {
     addedSubject: 'Se ha añadido una llave de acceso a tu cuenta',
     added:

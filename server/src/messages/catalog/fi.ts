@@ -21,6 +21,13 @@ export const fi: Catalog = {
     passkeys:
       'Uuden salasanan valitseminen poistaa myös kaikki tilin pääsyavaimet; voit lisätä ne uudelleen kirjauduttuasi sisään.',
   },
+  passwordChanged: {
+    subject: 'Salasanasi on vaihdettu',
+    changed:
+      'Tilisi {{email}} salasana vaihdettiin {{time}} verkosta {{network}}. Tilin kaikki muut istunnot on kirjattu ulos.',
+    notYou:
+      'Jos et tehnyt tätä itse, palauta salasanasi heti kirjautumissivun ”Unohtuiko salasana” -toiminnolla ja ota yhteyttä ylläpitäjääsi.',
+  },
   passkey: {
     addedSubject: 'Tiliisi lisättiin pääsyavain',
     added: 'Pääsyavain {{name}} lisättiin tiliisi {{email}}. Voit nyt kirjautua sillä ilman salasanaa.',

@@ -21,6 +21,13 @@ export const nl: Catalog = {
     passkeys:
       'Als je een nieuw wachtwoord kiest, worden ook alle toegangssleutels van het account verwijderd; je kunt ze opnieuw toevoegen zodra je bent ingelogd.',
   },
+  passwordChanged: {
+    subject: 'Je wachtwoord is gewijzigd',
+    changed:
+      'Het wachtwoord van je account {{email}} is gewijzigd op {{time}}, vanaf het netwerk {{network}}. Alle andere sessies van het account zijn afgemeld.',
+    notYou:
+      'Was jij dit niet? Herstel je wachtwoord dan meteen met „Wachtwoord vergeten” op de inlogpagina en laat het je beheerder weten.',
+  },
   passkey: {
     addedSubject: 'Er is een toegangssleutel aan je account toegevoegd',
     added:

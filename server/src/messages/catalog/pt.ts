@@ -22,6 +22,13 @@ export const pt: Catalog = {
     passkeys:
       'Ao escolher uma nova senha, todas as chaves de acesso da conta também são removidas; você pode adicioná-las novamente depois de entrar.',
   },
+  passwordChanged: {
+    subject: 'A sua palavra-passe foi alterada',
+    changed:
+      'A palavra-passe da sua conta {{email}} foi alterada em {{time}}, a partir da rede {{network}}. Todas as outras sessões da conta foram terminadas.',
+    notYou:
+      'Se não foi você, redefina a sua palavra-passe de imediato com «Esqueceu-se da palavra-passe?» na página de início de sessão e informe o seu administrador.',
+  },
   passkey: {
     addedSubject: 'Uma chave de acesso foi adicionada à sua conta',
     added: 'A chave de acesso {{name}} foi adicionada à sua conta {{email}}. Agora você pode entrar com ela sem senha.',

@@ -21,6 +21,13 @@ export const sv: Catalog = {
     passkeys:
       'När du väljer ett nytt lösenord tas också alla lösennycklar på kontot bort; du kan lägga till dem igen när du har loggat in.',
   },
+  passwordChanged: {
+    subject: 'Ditt lösenord har ändrats',
+    changed:
+      'Lösenordet för ditt konto {{email}} ändrades {{time}}, från nätverket {{network}}. Alla andra inloggningar på kontot har loggats ut.',
+    notYou:
+      'Om det inte var du: återställ ditt lösenord direkt med ”Glömt lösenordet” på inloggningssidan och kontakta din administratör.',
+  },
   passkey: {
     addedSubject: 'En lösennyckel har lagts till på ditt konto',
     added: 'Lösennyckeln {{name}} har lagts till på ditt konto {{email}}. Nu kan du logga in med den utan lösenord.',

@@ -7,6 +7,7 @@ import { ApiError, tooManyRequests } from '../../errors';
 import { policies } from '../../security/throttle';
 import type { PasskeysDeps } from './passkeys.deps';
 import type { AuthContext, SessionCaller } from '../../shared/caller';
+import type { SignInClient } from '../../shared/client-address';
 import {
   attemptNotChecked,
   countWrongSecondFactor,
@@ -121,7 +122,7 @@ async function checkAssertion(
  */
 async function createSession(
   services: PasskeysDeps,
-  input: { credential: PasskeyCredential; ip: string },
+  input: { credential: PasskeyCredential; ip: string; client?: SignInClient },
 ): Promise<SessionBody> {
   const { credential } = input;
   const client = limitAddress(services, input.ip);
@@ -161,6 +162,7 @@ async function createSession(
       { passkey: 'verified' },
       succeeded(services, { hash, ip: client, reserved, complete: true }),
       trx,
+      input.client,
     );
     return { session };
   });

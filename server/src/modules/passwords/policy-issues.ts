@@ -3,7 +3,11 @@ import { ApiError } from '../../errors';
 import { passwordPolicyIssues } from './policy';
 
 /** Fields that carry a new password: their schema failure becomes one issue per broken policy rule. */
-const newPasswordFields: Record<string, string> = { setPassword: 'password', resetPassword: 'newPassword' };
+const newPasswordFields: Record<string, string> = {
+  setPassword: 'password',
+  resetPassword: 'newPassword',
+  changePassword: 'newPassword',
+};
 
 /** An error refiner (http/error-handler.ts) for this module's operations that take a new password. */
 export function refineNewPasswordIssues(error: ApiError, req: Request): ApiError {

@@ -30,6 +30,7 @@ export { settleAndIssueTokens, type SessionBody } from './tokens';
 export {
   noteReauthentication,
   ownSessionToReauthenticate,
+  reauthenticateWithPassword,
   reauthenticationWindowMs,
   requireRecentProof,
   type Reauthenticated,

@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors';
 import { bearerToken } from '../../http/auth';
-import { clientAddress } from '../../shared/client-address';
+import { clientAddress, type SignInClient } from '../../shared/client-address';
+import { eventClient } from '../security-events';
 import { lockouts, signInOutcomes } from '../../metrics/metrics';
 import { requireAuth, type PartialHandlers } from '../../http/operations';
 import { sendOneTimeCode, verifyOneTimeCode } from './one-time-codes';
@@ -16,7 +17,7 @@ import { reauthenticateWithPassword, type Reauthenticated } from './reauthentica
  * its sign-in to these handlers, so the arrow points one way (sso -> sessions).
  */
 export interface SsoSignIn<D extends SessionsDeps = SessionsDeps> {
-  createSession(services: D, input: { email: string; ip: string }): Promise<SessionBody>;
+  createSession(services: D, input: { email: string; ip: string; client?: SignInClient }): Promise<SessionBody>;
   /** The SSO branches of `createSessionChallenge`; undefined when the body is not an SSO challenge. */
   createChallenge(
     services: D,
@@ -39,7 +40,10 @@ export interface SsoSignIn<D extends SessionsDeps = SessionsDeps> {
  */
 export interface PasskeySignIn<D extends SessionsDeps = SessionsDeps> {
   /** `POST /sessions` with `grantType: passkey`. */
-  createSession(services: D, input: { credential: PasskeyCredential; ip: string }): Promise<SessionBody>;
+  createSession(
+    services: D,
+    input: { credential: PasskeyCredential; ip: string; client?: SignInClient },
+  ): Promise<SessionBody>;
   /** `POST /sessions/{id}/challenges` with `passkey`: request options for the session user's passkeys. */
   createChallenge(
     services: D,
@@ -76,16 +80,17 @@ function startByGrant<D extends SessionsDeps>(
   ways: SignInWays<D>,
   body: CreateSessionBody,
   ip: string,
+  client: SignInClient,
 ): Promise<SessionBody> {
   switch (body.grantType) {
     case 'password':
-      return createPasswordSession(services, { email: body.email, password: body.password, ip });
+      return createPasswordSession(services, { email: body.email, password: body.password, ip, client });
     case 'coAlertCode':
-      return createCoalertSession(services, { code: body.code, ip });
+      return createCoalertSession(services, { code: body.code, ip, client });
     case 'sso':
-      return ways.sso.createSession(services, { email: body.email, ip });
+      return ways.sso.createSession(services, { email: body.email, ip, client });
     case 'passkey':
-      return ways.passkey.createSession(services, { credential: body.credential, ip });
+      return ways.passkey.createSession(services, { credential: body.credential, ip, client });
     default:
       throw unknownBody();
   }
@@ -118,7 +123,8 @@ export const sessionsHandlers = <D extends SessionsDeps>(
         ],
       });
     try {
-      const session = await startByGrant(services, ways, body, ip);
+      const { network, userAgent } = eventClient(services.config.region, ip, req.headers['user-agent']);
+      const session = await startByGrant(services, ways, body, ip, { network, userAgent });
       signInOutcomes.inc({ method, outcome: 'success' });
       return { status: 201, body: session };
     } catch (error) {
@@ -135,7 +141,8 @@ export const sessionsHandlers = <D extends SessionsDeps>(
   },
 
   async deleteSession(ctx) {
-    await endSession(services, { caller: requireAuth(ctx), sessionId: ctx.path.id });
+    const client = eventClient(services.config.region, clientAddress(ctx.req), ctx.req.headers['user-agent']);
+    await endSession(services, { caller: requireAuth(ctx), sessionId: ctx.path.id, client });
     return { status: 204 };
   },
 

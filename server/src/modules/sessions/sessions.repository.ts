@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database';
 import { prepared } from '../../db/prepared';
 import type { DB as Database } from '../../db/types';
 import type { Factors } from '../../shared/caller';
+import type { SignInClient } from '../../shared/client-address';
 import { proofBinding } from './proofs.repository';
 import {
   giveBack,
@@ -36,6 +37,9 @@ export interface PasswordSignInValues
   /** When the session ends if it needs no second factor (one waiting for a factor ends sooner). */
   expiresAt: string;
   refreshTokenHash: string;
+  /** Where the sign-in comes from (shared/client-address.ts: signInClient), kept with the session. */
+  userAgent: string | null;
+  network: string | null;
 }
 
 /** A session as written: the factors it still has to prove and when it ends come from the SQL rule that wrote it. */
@@ -77,9 +81,10 @@ const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues
       a.has_passkey as passkey from account a),
   session as (
     -- The factors and the lifetime: the rule of the migration 2026-11-26T2300-session-factor-rule.
-    insert into sessions (id, user_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash)
+    insert into sessions (id, user_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash, user_agent, network)
     select ${p.sessionId}, a.id, r.factors, ${p.now}::timestamptz, ${p.now}::timestamptz,
-      session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash}
+      session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash},
+      ${p.userAgent}::text, ${p.network}::text
     from account a
     join second_factor f on f.id = a.id
     cross join lateral (select password_session_factors(f.email, f.sms, f.passkey) as factors) r
@@ -121,6 +126,8 @@ interface SessionValues extends GiveBackValues {
   /** When the session ends once it needs no further factor (session_expires_at decides). */
   expiresAt: string;
   refreshTokenHash: string;
+  userAgent: string | null;
+  network: string | null;
 }
 
 /**
@@ -134,12 +141,13 @@ const insertSessionStatement = prepared<WrittenSession, SessionValues>(
     with rule as (
       select coalesce(${p.factors}::jsonb, password_session_factors(${p.email}::bool, ${p.sms}::bool, ${p.passkey}::bool)) as factors
     ), session as (
-      insert into sessions (id, user_id, sso_tenant_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash)
+      insert into sessions (id, user_id, sso_tenant_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash, user_agent, network)
       select ${p.id}, ${p.userId}::bigint, ${p.ssoTenantId}::bigint, r.factors, ${p.now}::timestamptz,
         -- A credential was proven now (a password, a passkey, a coAlert code), except by a single sign-on session
         -- bound to nobody yet: its proof is the identity provider's answer.
         case when ${p.userId}::bigint is null then null else ${p.now}::timestamptz end,
-        session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash}
+        session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash},
+        ${p.userAgent}::text, ${p.network}::text
       from rule r
       returning id, factors, expires_at
     ), access as (
@@ -160,6 +168,7 @@ export async function insertSessionWithToken(
     factors: StartingFactors;
     expiresAt: Date;
     refreshTokenHash: string;
+    client: SignInClient;
   },
   giveBack: GiveBackValues,
 ): Promise<WrittenSession> {
@@ -178,6 +187,8 @@ export async function insertSessionWithToken(
     // Stryker restore BooleanLiteral
     expiresAt: row.expiresAt.toISOString(),
     refreshTokenHash: row.refreshTokenHash,
+    userAgent: row.client.userAgent,
+    network: row.client.network,
   });
   return written;
 }
@@ -219,7 +230,7 @@ export async function revokeSessions(
   where: { sessionId?: string; userId?: number; exceptSessionId?: string },
   reason: string,
   now: Date,
-): Promise<void> {
+): Promise<number> {
   let query = db
     .updateTable('sessions')
     .set({ revoked_at: now, revoked_reason: reason })
@@ -227,7 +238,8 @@ export async function revokeSessions(
   if (where.sessionId) query = query.where('id', '=', where.sessionId);
   if (where.userId) query = query.where('user_id', '=', where.userId);
   if (where.exceptSessionId) query = query.where('id', '!=', where.exceptSessionId);
-  await query.execute();
+  const [result] = await query.execute();
+  return Number(result?.numUpdatedRows ?? 0);
 }
 
 /**

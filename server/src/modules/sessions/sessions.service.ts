@@ -4,6 +4,8 @@ import { emailHash, keyedHash } from '../../security/hashing';
 import type { SessionsDeps } from './sessions.deps';
 import type { Executor, Trx } from '../../db/database';
 import { hasPendingFactor } from '../../http/auth';
+import { unknownClient, type SignInClient } from '../../shared/client-address';
+import { recordSecurityEvent, regionOnly, type EventClient } from '../security-events';
 import { checkPassword, proofKey } from './credentials';
 import {
   addressAttempt,
@@ -66,8 +68,9 @@ export function startSession(
   factors: StartingFactors,
   after?: GiveBack,
   db: Executor = services.db,
+  client: SignInClient = unknownClient,
 ): Promise<SessionBody> {
-  return openSession(services, { userId }, factors, after, db);
+  return openSession(services, { userId }, factors, after, db, client);
 }
 
 /**
@@ -75,8 +78,13 @@ export function startSession(
  * provider asserts is bound to it when the factor is verified. Its factor is unverified, so it lives minutes, cannot
  * be refreshed and may only answer its own challenge or end itself.
  */
-export function startSsoSession(services: SessionsDeps, ssoTenantId: number, factors: Factors): Promise<SessionBody> {
-  return openSession(services, { userId: null, ssoTenantId }, factors);
+export function startSsoSession(
+  services: SessionsDeps,
+  ssoTenantId: number,
+  factors: Factors,
+  client: SignInClient = unknownClient,
+): Promise<SessionBody> {
+  return openSession(services, { userId: null, ssoTenantId }, factors, undefined, services.db, client);
 }
 
 /** The session as written: its factors and its lifetime are the SQL rule's (sessions.repository.ts), not recomputed. */
@@ -84,8 +92,9 @@ async function openSession(
   services: SessionsDeps,
   owner: { userId: number } | { userId: null; ssoTenantId: number },
   factors: StartingFactors,
-  after?: GiveBack,
-  db: Executor = services.db,
+  after: GiveBack | undefined,
+  db: Executor,
+  client: SignInClient,
 ): Promise<SessionBody> {
   const now = services.now();
   const id = randomUUID();
@@ -98,6 +107,7 @@ async function openSession(
       factors,
       expiresAt: new Date(now.getTime() + sessionLifetimeMs),
       refreshTokenHash: hashRefreshToken(services, refreshToken),
+      client,
     },
     giveBackValues(now, after),
   );
@@ -132,8 +142,9 @@ async function sessionBody(
  */
 export async function createPasswordSession(
   services: SessionsDeps,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; ip: string; client?: SignInClient },
 ): Promise<SessionBody> {
+  const client = input.client ?? unknownClient;
   const hash = emailHash(input.email);
   const ip = limitAddress(services, input.ip);
   const now = services.now();
@@ -149,6 +160,8 @@ export async function createPasswordSession(
     sessionId: session.id,
     expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
     refreshTokenHash: hashRefreshToken(services, session.refreshToken),
+    userAgent: client.userAgent,
+    network: client.network,
     clear: back.clear,
     refund: back.refund,
     free: back.free,
@@ -169,7 +182,14 @@ export async function createPasswordSession(
     sms: user.otp_sms_enabled,
     passkey: user.has_passkey,
   };
-  return startSession(services, user.id, { password: second }, succeeded(services, { hash, ip, reserved }));
+  return startSession(
+    services,
+    user.id,
+    { password: second },
+    succeeded(services, { hash, ip, reserved }),
+    services.db,
+    client,
+  );
 }
 
 const writtenBody = (
@@ -181,7 +201,7 @@ const writtenBody = (
 /** A coAlert code signs in as the code's user, verified by the code, as often as its usage limit allows. */
 export async function createCoalertSession(
   services: SessionsDeps,
-  input: { code: string; ip: string },
+  input: { code: string; ip: string; client?: SignInClient },
 ): Promise<SessionBody> {
   // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
   const ip = limitAddress(services, input.ip);
@@ -195,7 +215,7 @@ export async function createCoalertSession(
   const used = await useCoalertCode(services.db, codeHash);
   if (!used)
     throw new ApiError('COALERT_CODE_USAGE_LIMIT_REACHED', { message: 'The code has reached its usage limit' });
-  return startSession(services, used.user_id, { coalert: 'verified' });
+  return startSession(services, used.user_id, { coalert: 'verified' }, undefined, services.db, input.client);
 }
 
 /**
@@ -274,15 +294,28 @@ export async function refreshSession(
  */
 export async function endSession(
   services: SessionsDeps,
-  input: { caller: { userId: number | null; sessionId: string }; sessionId: string },
+  input: { caller: { userId: number | null; sessionId: string }; sessionId: string; client?: EventClient },
 ): Promise<void> {
   const { caller } = input;
   const session = await sessionOwner(services.db, input.sessionId);
   const own = caller.userId === null ? input.sessionId === caller.sessionId : session?.user_id === caller.userId;
   if (!session || !own) throw new ApiError('INVALID_SESSION_ID', { message: 'Unknown session' });
-  await services.db
-    .transaction()
-    .execute((trx) => revokeSessions(trx, { sessionId: input.sessionId }, 'logout', services.now()));
+  // A logout is the caller's own session ending; another of her sessions (a lost phone) is a security event.
+  const userId = caller.userId;
+  if (input.sessionId === caller.sessionId || userId === null) {
+    await revokeSessions(services.db, { sessionId: input.sessionId }, 'logout', services.now());
+    return;
+  }
+  await services.db.transaction().execute(async (trx) => {
+    const ended = await revokeSessions(trx, { sessionId: input.sessionId }, 'ended_by_user', services.now());
+    if (ended > 0)
+      await recordSecurityEvent(trx, {
+        kind: 'sessions_ended',
+        userId,
+        client: input.client ?? regionOnly(services.config.region),
+        details: { count: ended, reason: 'one' },
+      });
+  });
 }
 
 /**

@@ -7,7 +7,7 @@
 // session's tenant for the same kind of sign-in, or the answer is refused before any account is looked up.
 import { ApiError } from '../../errors';
 import type { SessionCaller } from '../../shared/caller';
-import { addressKey } from '../../shared/client-address';
+import { addressKey, type SignInClient } from '../../shared/client-address';
 import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
@@ -36,7 +36,10 @@ export async function probeIdpDomain(services: SsoDeps, domain: string) {
  * any address at the domain. Nothing is checked, so no lockout moves; each grant counts towards its address's
  * rate limit, never given back.
  */
-export async function createSsoSession(services: SsoDeps, input: { email: string; ip: string }): Promise<SessionBody> {
+export async function createSsoSession(
+  services: SsoDeps,
+  input: { email: string; ip: string; client?: SignInClient },
+): Promise<SessionBody> {
   const client = addressKey(input.ip, services.config.runtime.clientIpv6Prefix);
   await services.throttle.consume([`sso:grant:address:${client}`, policies.ssoGrantPerAddress]);
   const domain = await findSsoDomain(services.db, domainOf(input.email));
@@ -44,7 +47,7 @@ export async function createSsoSession(services: SsoDeps, input: { email: string
     throw new ApiError('INVALID_SSO_CONFIGURATION', {
       message: 'This email domain does not sign in with single sign-on here',
     });
-  return startSsoSession(services, domain.tenant_id, { [domain.kind]: 'unverified' });
+  return startSsoSession(services, domain.tenant_id, { [domain.kind]: 'unverified' }, input.client);
 }
 
 export interface SsoTarget {
