@@ -10,7 +10,7 @@
  * Lockout budget (see sign-in.e2e.test.ts): anna's sign-in counts as a failed probe in Brazil (1), joao's in Europe
  * (1); each one wrong current password (1 in its region). Sessions made beside the browser probe nothing.
  */
-import type { CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Locator, Page } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
 import sv from '../src/i18n/locales/sv.json';
 import { axeViolations } from './support/browser';
@@ -85,6 +85,13 @@ async function requireProofOnce(page: Page, method: 'PATCH' | 'DELETE') {
   });
 }
 
+/** Waits (up to 10 s) until `locator` matches `count` elements, then asserts it. */
+async function expectCount(locator: Locator, count: number) {
+  const deadline = Date.now() + 10_000;
+  while ((await locator.count()) !== count && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+  expect(await locator.count()).toBe(count);
+}
+
 const cases = [
   { locale: 'en-GB', texts: en, email: 'anna@demo.test', region: 'eu-north-1', regionUrl: () => stack.europe.url },
   {
@@ -111,15 +118,14 @@ describe('the account page in a real browser against two regions', () => {
       // Where she is logged in: this browser, and the two others.
       const sessions = page.getByRole('region', { name: t.sessions.title });
       await sessions.getByRole('listitem').nth(2).waitFor();
-      expect(await sessions.getByRole('listitem').count()).toBe(3);
+      await expectCount(sessions.getByRole('listitem'), 3);
       await sessions.getByText(t.sessions.current, { exact: true }).waitFor();
       expect(await axeViolations(page)).toEqual([]);
 
       // End one, then all the others.
       // (Each End is in the item of its session; this browser's item has none.)
       await sessions.getByRole('listitem').getByRole('button').first().click();
-      await sessions.getByRole('listitem').nth(1).waitFor();
-      expect(await sessions.getByRole('listitem').count()).toBe(2);
+      await expectCount(sessions.getByRole('listitem'), 2);
       await sessions.getByRole('button', { name: t.sessions.endOthers }).click();
       await sessions.getByText(t.sessions.onlyHere).waitFor();
       expect([await stillLives(regionUrl(), lostPhone), await stillLives(regionUrl(), tablet)]).toEqual([false, false]);
@@ -194,5 +200,28 @@ describe('the account page in a real browser against two regions', () => {
     await page.getByRole('region', { name: en.account.sessions.title }).getByRole('listitem').first().waitFor();
     expect(new URL(page.url()).hash).toBe('');
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test("/account is served as its prerendered shell in the browser's language, and the app takes it over without a mismatch", async () => {
+    const served = await fetch(`${stack.web}/account`, { headers: { 'accept-language': 'sv-SE,sv;q=0.9' } });
+    const html = await served.text();
+    expect(html).toContain('<div id="root" data-prerendered="account">');
+    expect(html).toContain(`<title>${sv.account.title}</title>`);
+    expect(html).toContain(`>${sv.app.loading}</p>`);
+
+    const errors: string[] = [];
+    const { page } = await visit('/account', 'sv-SE', {
+      prepare: async (context) =>
+        context.on('page', (opened) => {
+          opened.on('console', (message) => {
+            if (['error', 'warning'].includes(message.type())) errors.push(message.text());
+          });
+          opened.on('pageerror', (error) => errors.push(error.message));
+        }),
+    });
+    await page.getByRole('heading', { level: 1, name: sv.account.missing.title }).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('sv');
+    expect(await page.title()).toBe(sv.account.missing.title);
+    expect(errors).toEqual([]);
   });
 });

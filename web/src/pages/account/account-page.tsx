@@ -2,9 +2,11 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { byId, useMovedHere, useStepEntry } from '../../app/announcer';
+import { useHydrating } from '../../app/hydration';
 import { useDocumentTitle } from '../../app/use-document-title';
 import { Button } from '../../components/button';
 import { Icon } from '../../components/icon';
+import { Loading } from '../../components/loading';
 import { config } from '../../config/config';
 import { browserLocation } from '../../login/browser-location';
 import { buildRedirectUrl } from '../../login/redirect-url';
@@ -24,6 +26,7 @@ import './account.css';
 export function AccountPage() {
   const location = useLocation();
   const navigate = useNavigate();
+  const hydrating = useHydrating();
   const [session] = useState<AccountSession | null>(() =>
     takeAccountSession(location, config.regions, config.redirectAllowList),
   );
@@ -32,6 +35,9 @@ export function AccountPage() {
   useEffect(() => {
     if (hash) void navigate({ pathname, search }, { replace: true });
   }, [hash, pathname, search, navigate]);
+  // The build's prerendered shell knows no session (web/shell/prerender.ts): while it renders and while the browser
+  // hydrates it, the page is the loading line; the real state comes right after.
+  if (hydrating) return <Loading />;
   if (!session) return <NoSession reason="missing" />;
   return (
     <AccountProvider initial={session}>
