@@ -6,6 +6,7 @@ import { renderToString } from 'react-dom/server';
 import { initReactI18next } from 'react-i18next';
 import { StaticRouter } from 'react-router';
 import { AppTree } from './app/app-tree';
+import { loadAccountPage } from './app/page-loaders';
 import { LANGUAGE_CODES, type LanguageCode } from './i18n/languages';
 
 /** The markup of #root for /login in `language`, with that language's translations. */
@@ -16,8 +17,14 @@ export const renderLoginScreen = (language: LanguageCode, translations: Record<s
  * The shell of /account in `language`: the layout (logo, language picker, footer) around the loading line; the
  * account page itself loads on its own chunk and renders there once the app runs (its boundary is the client's).
  */
-export const renderAccountShell = (language: LanguageCode, translations: Record<string, unknown>) =>
-  renderScreen('/account', language, translations);
+export async function renderAccountShell(language: LanguageCode, translations: Record<string, unknown>) {
+  // The page is lazy: the first render only starts loading it (a server render cannot wait), and a boundary left
+  // unfinished would be the client's to render (React reports that as an error). Rendered again once it is in.
+  await renderScreen('/account', language, translations);
+  await loadAccountPage();
+  await new Promise((settled) => setTimeout(settled, 0));
+  return renderScreen('/account', language, translations);
+}
 
 async function renderScreen(
   path: '/login' | '/account',
