@@ -63,6 +63,17 @@ export const failedSignIn: SecurityEvent = {
   details: { method: 'password' },
 };
 
+const CREATION_OPTIONS = {
+  challenge: 'cmVnaXN0cmF0aW9uLWNoYWxsZW5nZS0zMi1ieXRlcy1sb25nIQ',
+  rp: { name: 'Sign-in', id: 'localhost' },
+  user: { id: 'ZXUtbm9ydGgtMTo3', name: 'anna@demo.test', displayName: 'Anna Lindqvist' },
+  pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+  timeout: 300_000,
+  excludeCredentials: [],
+  authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+  attestation: 'none',
+};
+
 const page = <T>(data: T[]) => ({
   status: 200,
   body: { data, pagination: { totalCount: data.length, offset: 0, limit: 10 } },
@@ -90,6 +101,13 @@ export function accountRegion({
       if (body?.password !== undefined && body.password !== state.password) return apiError(401, 'INVALID_CREDENTIALS');
       state.proven = true;
       return { status: 200, body: { provenAt: new Date().toISOString(), validUntil: new Date().toISOString() } };
+    }
+    if (path === '/passkeys/registration-options') return { status: 200, body: CREATION_OPTIONS };
+    if (call.method === 'POST' && path === '/passkeys') {
+      if (state.passkeys.length >= 10) return apiError(409, 'LIMIT_REACHED');
+      const added = { ...laptop, id: '1b4e28ba-2fa1-11d2-883f-0016d3cca427', name: 'Passkey', lastUsedAt: null };
+      state.passkeys = [added, ...state.passkeys];
+      return { status: 201, body: added };
     }
     if (path === '/passkeys/authentication-options')
       return { status: 200, body: { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', timeout: 60_000 } };

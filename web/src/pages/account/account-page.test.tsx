@@ -1,11 +1,12 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
-import { startAuthentication } from '@simplewebauthn/browser';
+import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import {
   HANDED_OVER,
   PASSWORD,
   SESSION_ID,
   accountRegion,
   passkeyChanges as changes,
+  phone,
   ACCOUNT_WAIT_MS,
 } from '../../test/account-api';
 import { EUROPE, apiError, fakeApi } from '../../test/fake-api';
@@ -20,6 +21,7 @@ jest.mock('@simplewebauthn/browser', () => ({
   WebAuthnAbortService: { cancelCeremony: jest.fn() },
 }));
 const authenticate = jest.mocked(startAuthentication);
+const register = jest.mocked(startRegistration);
 
 describe('/account', () => {
   test('without a session, says to open the account from the app and calls nothing', async () => {
@@ -139,5 +141,55 @@ describe('/account', () => {
     renderApp(HANDED_OVER, { language: 'sv' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Ditt konto' })).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Byt namn på Work laptop' })).toBeTruthy();
+  });
+
+  test("Add a passkey registers this device's passkey and lists it, said aloud", async () => {
+    register.mockResolvedValue({
+      id: 'new',
+      rawId: 'new',
+      type: 'public-key',
+      response: { clientDataJSON: 'e30', attestationObject: 'AA', transports: ['internal'] },
+      clientExtensionResults: {},
+    });
+    const api = fakeApi(accountRegion().route);
+    const { user } = renderApp(HANDED_OVER);
+    await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+    expect(await screen.findByRole('heading', { name: 'Passkey' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('announcer').textContent).toBe('Passkey added.'));
+    const registered = api.calls.find((call) => call.method === 'POST' && call.url.pathname === '/core/v1/passkeys');
+    expect(registered?.headers.get('authorization')).toBe('Bearer access-1');
+  });
+
+  test('at the limit of passkeys, Add says so and lists nothing new', async () => {
+    register.mockResolvedValue({
+      id: 'new',
+      rawId: 'new',
+      type: 'public-key',
+      response: { clientDataJSON: 'e30', attestationObject: 'AA', transports: ['internal'] },
+      clientExtensionResults: {},
+    });
+    const ten = Array.from({ length: 10 }, (_, index) => ({
+      ...phone,
+      id: `00000000-0000-4000-8000-00000000000${index}`,
+      name: `Key ${index}`,
+    }));
+    fakeApi(accountRegion({ passkeys: ten }).route);
+    const { user } = renderApp(HANDED_OVER);
+    await user.click(await screen.findByRole('button', { name: 'Add a passkey' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Your account already has as many passkeys as allowed, so no new one was added. You can continue without one.',
+    );
+  });
+
+  test('a rename to nothing but spaces is refused on the field, and nothing is sent', async () => {
+    const api = fakeApi(accountRegion().route);
+    const { user } = renderApp(HANDED_OVER);
+    await user.click(await screen.findByRole('button', { name: 'Rename Work laptop' }));
+    const name = screen.getByRole('textbox', { name: 'Name of the passkey' });
+    await user.clear(name);
+    await user.type(name, '   ');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByText('Type in a name')).id).toBe(`${name.id}-error`);
+    expect(changes(api.calls)).toHaveLength(0);
   });
 });
