@@ -595,7 +595,9 @@ export interface paths {
          *
          *     The new password must follow the password rules and not be too common or breached (`400 BAD_REQUEST` with one
          *     issue per broken rule at `/newPassword`, see `NewPassword`), and may not be the current one (rule
-         *     `PASSWORD_UNCHANGED`). The rules are checked after the current password.
+         *     `PASSWORD_UNCHANGED`). The length and character classes are the contract's, checked before anything; the
+         *     breached list and `PASSWORD_UNCHANGED` only once the current password is proven, so neither answer helps
+         *     whoever does not know it.
          *
          *     On success every other session of the user in this region ends (the caller's goes on, its credentials proven
          *     now), passkeys stay, the change is recorded as a security event, and the user is emailed, in their language,
@@ -808,8 +810,8 @@ export interface paths {
          * List a member's sessions
          * @description For an administrator of the tenant (`cosafe-tenant-id`): the member's live sessions in this region, as
          *     `GET /sessions` shows the user her own (`current` marks the caller's own session, when the member is the
-         *     caller). A caller who does not administer the tenant answers `403 FORBIDDEN`; a user who is not a member of the
-         *     tenant (another tenant's member, or none) answers `404 NOT_FOUND`, whoever asks.
+         *     caller). A caller who does not administer the tenant answers `403 FORBIDDEN`; to an administrator, a user who is
+         *     not an active member of the tenant (another tenant's member, or none) answers `404 NOT_FOUND`.
          */
         get: operations["listMemberSessions"];
         put?: never;

@@ -7,6 +7,7 @@ import { insertTenant, v1 } from '../support/fixtures';
 import { insertUserWithPassword, refreshSession } from '../support/sign-in';
 import { startSession } from '../../src/modules/sessions';
 import { auth, eventsOf, firefoxOnWindows, freshIpv4, safariOnIphone, signInFrom, states } from './support';
+import { authenticationOptions, userWithPasskey } from '../support/passkeys';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -76,6 +77,25 @@ test('a session started without a known client (before this was recorded) shows 
     signedInWith: ['coalert'],
     device: { type: 'unknown', browser: null, os: null },
     network: null,
+  });
+});
+
+test('a passkey sign-in keeps its device and network too, and says it signed in with a passkey', async () => {
+  const holder = await userWithPasskey(ctx);
+  const options = await authenticationOptions(ctx);
+  const res = await request(ctx.app)
+    .post('/core/v1/sessions')
+    .set(v1)
+    .set('x-forwarded-for', '192.0.2.200')
+    .set('user-agent', safariOnIphone)
+    .send({ grantType: 'passkey', credential: holder.authenticator.authenticate(options.body) });
+  expect(res.status).toBe(201);
+  const listed = await list(res.body);
+  expect(listed.body.data.find((s: { id: string }) => s.id === res.body.id)).toMatchObject({
+    current: true,
+    signedInWith: ['passkey'],
+    device: { type: 'mobile', browser: 'Safari', os: 'iOS' },
+    network: '192.0.2.0/24',
   });
 });
 

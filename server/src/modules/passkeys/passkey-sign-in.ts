@@ -7,7 +7,6 @@ import { ApiError, tooManyRequests } from '../../errors';
 import { policies } from '../../security/throttle';
 import type { PasskeysDeps } from './passkeys.deps';
 import type { AuthContext, SessionCaller } from '../../shared/caller';
-import type { SignInClient } from '../../shared/client-address';
 import {
   attemptNotChecked,
   countWrongSecondFactor,
@@ -28,7 +27,10 @@ import {
   type PasskeySignIn,
   type SessionBody,
   lockoutIdentityOf,
+  signInFailed,
+  signInSucceeded,
 } from '../sessions';
+import type { EventClient } from '../security-events';
 import type { Executor } from '../../db/database';
 import {
   consumeChallenges,
@@ -122,10 +124,11 @@ async function checkAssertion(
  */
 async function createSession(
   services: PasskeysDeps,
-  input: { credential: PasskeyCredential; ip: string; client?: SignInClient },
+  input: { credential: PasskeyCredential; ip: string; client?: EventClient },
 ): Promise<SessionBody> {
   const { credential } = input;
   const client = limitAddress(services, input.ip);
+  const event = input.client ? { client: input.client, method: 'passkey' } : undefined;
   const { reserved, stepUp: locked } = await guardSignIn(services, {
     lockoutKeys: [],
     attempt: passkeyAttempt(client),
@@ -152,7 +155,11 @@ async function createSession(
     )
       return { error: 'INVALID_CREDENTIALS' as const };
     const checked = await checkAssertion(services, trx, credential, passkey, (c) => c === data.challenge);
-    if (!checked.ok) return { error: 'INVALID_CREDENTIALS' as const };
+    if (!checked.ok) {
+      // A known account's passkey that did not verify: its event, in the transaction that used up the challenge.
+      if (event) await signInFailed({ db: trx }, event, userId);
+      return { error: 'INVALID_CREDENTIALS' as const };
+    }
     const hash = passkey.email_hash;
     // Verified, but the address is locked and not one this account signs in from: held by the lock.
     if (locked && !(await passkeySourceFamiliar(services, trx, hash, client))) return { error: 'LOCKED' as const };
@@ -162,7 +169,7 @@ async function createSession(
       { passkey: 'verified' },
       succeeded(services, { hash, ip: client, reserved, complete: true }),
       trx,
-      input.client,
+      event,
     );
     return { session };
   });
@@ -227,10 +234,11 @@ async function verifyChallenge(
   services: PasskeysDeps,
   auth: SessionCaller,
   sessionId: string,
-  input: { credential: PasskeyCredential; ip: string },
+  input: { credential: PasskeyCredential; ip: string; client?: EventClient },
 ): Promise<SessionBody> {
   const userId = ownSessionForPasskey(auth, sessionId);
   const { credential } = input;
+  const event = input.client ? { client: input.client, method: 'passkey' } : undefined;
   const emailHash = await lockoutIdentityOf(services.db, userId);
   if (emailHash === undefined) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
   const client = limitAddress(services, input.ip);
@@ -248,6 +256,7 @@ async function verifyChallenge(
     await spendChallenge(trx, challenge.id, now);
     const fail = async () => {
       const ended = await countWrongSecondFactor(trx, { sessionId, challenge, now });
+      if (event) await signInFailed({ db: trx }, event, userId, 'second_factor_failed');
       return { error: 'INVALID_CREDENTIALS' as const, compared: true, ended };
     };
     const data = clientDataOf(credential);
@@ -266,7 +275,9 @@ async function verifyChallenge(
     const checked = await checkAssertion(services, trx, credential, passkey, (c) => c === challenge.secret_hash);
     if (!checked.ok) return fail();
     const factors = { password: 'verified', passkey: 'verified' } as const;
-    return { session: await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors }) };
+    const settled = await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
+    if (event) await signInSucceeded(trx, event, userId, settled.factors);
+    return { session: settled };
   });
   if ('error' in outcome) {
     if (!('compared' in outcome)) await attemptNotChecked(services, reserved);

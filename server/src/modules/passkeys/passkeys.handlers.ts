@@ -12,11 +12,17 @@ import {
   updatePasskey,
 } from './passkeys.service';
 import type { PasskeysDeps } from './passkeys.deps';
+import type { Request } from 'express';
+import { eventClient } from '../security-events';
 
 const language = (req: { headers: Record<string, string | string[] | undefined> }) => {
   const value = req.headers['accept-language'];
   return typeof value === 'string' ? value : undefined;
 };
+
+/** The client of a request, for its security event. */
+const fromOf = (services: PasskeysDeps) => (req: Request) =>
+  eventClient(services.config.region, clientAddress(req), req.headers['user-agent']);
 
 export const passkeysHandlers = (
   services: PasskeysDeps,
@@ -44,6 +50,7 @@ export const passkeysHandlers = (
       // The contract's shape of RegistrationResponseJSON (its members checked by the validator).
       credential: ctx.body.credential as unknown as RegistrationResponseJSON,
       acceptLanguage: language(ctx.req),
+      client: fromOf(services)(ctx.req),
     }),
   }),
   updatePasskey: async (ctx) => ({
@@ -51,7 +58,7 @@ export const passkeysHandlers = (
     body: await updatePasskey(services, requireAuth(ctx), ctx.path.passkeyId, ctx.body.name),
   }),
   deletePasskey: async (ctx) => {
-    await deletePasskey(services, requireAuth(ctx), ctx.path.passkeyId, language(ctx.req));
+    await deletePasskey(services, requireAuth(ctx), ctx.path.passkeyId, language(ctx.req), fromOf(services)(ctx.req));
     return { status: 204 };
   },
   createPasskeyAuthenticationOptions: async (ctx) => ({
@@ -63,6 +70,7 @@ export const passkeysHandlers = (
       token: ctx.body.token,
       ip: clientAddress(ctx.req),
       acceptLanguage: language(ctx.req),
+      client: fromOf(services)(ctx.req),
     });
     return { status: 204 };
   },

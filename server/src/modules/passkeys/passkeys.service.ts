@@ -14,6 +14,7 @@ import type { AuthContext } from '../../shared/caller';
 import { limitAddress, requireRecentProof } from '../sessions';
 import { pageOf, type PageParams } from '../../shared/paging';
 import { authenticatorName } from './authenticators';
+import { recordSecurityEvent, type EventClient } from '../security-events';
 import {
   consumeChallenges,
   countPasskeys,
@@ -152,7 +153,7 @@ const cleanName = (name: string | undefined) => name?.trim().slice(0, 64) || und
 export async function registerPasskey(
   services: PasskeysDeps,
   auth: AuthContext,
-  input: { name?: string; credential: RegistrationResponseJSON; acceptLanguage?: string },
+  input: { name?: string; credential: RegistrationResponseJSON; acceptLanguage?: string; client?: EventClient },
 ): Promise<Passkey> {
   requireOwnCredentials(auth);
   requireRecentProof(services, auth);
@@ -195,6 +196,13 @@ export async function registerPasskey(
     // The same credential registered before (here or by anyone): refused, never moved.
     if (!inserted) return { error: 'PASSKEY_REGISTRATION_FAILED' as const };
     await insertPasskeyEvent(trx, { userId: auth.userId, passkeyId: id, kind: 'added', sessionId: auth.sessionId });
+    if (input.client)
+      await recordSecurityEvent(trx, {
+        kind: 'passkey_added',
+        userId: auth.userId,
+        client: input.client,
+        details: { passkeyName: name.slice(0, 64) },
+      });
     return { passkey: (await findOwnPasskey(trx, auth.userId, id))!, user, removalToken };
   });
   if (outcome.error !== undefined) {
@@ -268,12 +276,21 @@ export async function deletePasskey(
   auth: AuthContext,
   id: string,
   acceptLanguage?: string,
+  client?: EventClient,
 ): Promise<void> {
   requireRecentProof(services, auth);
   const removed = await services.db.transaction().execute(async (trx) => {
     const row = await deletePasskeyRow(trx, auth.userId, id);
-    if (row)
+    if (row) {
       await insertPasskeyEvent(trx, { userId: auth.userId, passkeyId: id, kind: 'removed', sessionId: auth.sessionId });
+      if (client)
+        await recordSecurityEvent(trx, {
+          kind: 'passkey_removed',
+          userId: auth.userId,
+          client,
+          details: { passkeyName: row.name.slice(0, 64) },
+        });
+    }
     return row;
   });
   if (!removed) throw new ApiError('NOT_FOUND', { message: 'No such passkey' });
@@ -293,7 +310,7 @@ export async function deletePasskey(
  */
 export async function removePasskeyByLink(
   services: PasskeysDeps,
-  input: { token: string; ip: string; acceptLanguage?: string },
+  input: { token: string; ip: string; acceptLanguage?: string; client?: EventClient },
 ): Promise<void> {
   await services.throttle.consume([
     `passkey:removal:${limitAddress(services, input.ip)}`,
@@ -302,7 +319,16 @@ export async function removePasskeyByLink(
   const now = services.now();
   const removed = await services.db.transaction().execute(async (trx) => {
     const row = await deletePasskeyByRemovalToken(trx, removalTokenHash(services, input.token), now);
-    if (row) await insertPasskeyEvent(trx, { userId: Number(row.user_id), passkeyId: row.id, kind: 'removed' });
+    if (row) {
+      await insertPasskeyEvent(trx, { userId: Number(row.user_id), passkeyId: row.id, kind: 'removed' });
+      if (input.client)
+        await recordSecurityEvent(trx, {
+          kind: 'passkey_removed',
+          userId: Number(row.user_id),
+          client: input.client,
+          details: { passkeyName: row.name.slice(0, 64), reason: 'removal_link' },
+        });
+    }
     return row;
   });
   if (!removed) throw new ApiError('NOT_FOUND', { message: 'The link is not valid, has expired or was used' });

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { PartialHandlers } from '../../http/operations';
-import { clientKey } from '../../shared/client-address';
+import { clientAddress, clientKey } from '../../shared/client-address';
+import { eventClient } from '../security-events';
 import { passwordTokenState, requestPasswordReset, usePasswordToken } from './passwords.service';
 import type { PasswordsDeps } from './passwords.deps';
 
@@ -32,6 +33,7 @@ export const passwordsHandlers = (
       password: body.password,
       kind: 'set',
       ip: clientKey(req, services.config.runtime.clientIpv6Prefix),
+      client: eventClient(services.config.region, clientAddress(req), req.headers['user-agent']),
     });
     return { status: 204 };
   },
@@ -55,6 +57,7 @@ export const passwordsHandlers = (
       password: body.newPassword,
       kind: 'reset',
       ip: clientKey(req, services.config.runtime.clientIpv6Prefix),
+      client: eventClient(services.config.region, clientAddress(req), req.headers['user-agent']),
     });
     return { status: 204 };
   },

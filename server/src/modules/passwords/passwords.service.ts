@@ -9,6 +9,7 @@ import { hashPassword } from '../../security/passwords';
 import { policies } from '../../security/throttle';
 import type { PasswordsDeps } from './passwords.deps';
 import { clearSignInFailures, removePasskeysOnReset, revokeSessionsOf } from '../sessions';
+import { recordSecurityEvents, type EventClient } from '../security-events';
 import { isBreachedPassword, isCommonPassword } from './breach-list';
 import {
   findEmailHashOfUser,
@@ -91,7 +92,7 @@ export async function passwordTokenState(
 
 export async function usePasswordToken(
   services: PasswordsDeps,
-  input: { userId: number; token: string; password: string; kind: TokenKind; ip: string },
+  input: { userId: number; token: string; password: string; kind: TokenKind; ip: string; client?: EventClient },
 ): Promise<void> {
   await services.throttle.consume([`password-token:${input.ip}`, policies.passwordTokenPerAddress]);
   await refuseBreachedPassword(services, input.password, input.kind === 'set' ? '/password' : '/newPassword');
@@ -103,9 +104,34 @@ export async function usePasswordToken(
     await setPasswordWithToken(trx, { userId: input.userId, passwordHash, tokenHash: row.token_hash, now });
     // After a reset nobody who knew the old password keeps a session, and no passkey added meanwhile (with a
     // stolen session, say) keeps a way in: the account's passkeys go too (the reset email says so).
+    let passkeysRemoved = 0;
     if (input.kind === 'reset') {
       await revokeSessionsOf(trx, input.userId, 'password_reset', now);
-      await removePasskeysOnReset(trx, input.userId);
+      passkeysRemoved = await removePasskeysOnReset(trx, input.userId);
+    }
+    // The events in the same transaction: a reset (every session ended with it), the passkeys it removed; a first
+    // password set through an invitation's link is the account's first password change.
+    if (input.client) {
+      const { client, userId } = input;
+      await recordSecurityEvents(
+        trx,
+        input.kind === 'reset'
+          ? [
+              { kind: 'password_reset', userId, client, details: { reason: 'emailed_link' } },
+              ...(passkeysRemoved > 0
+                ? [
+                    {
+                      kind: 'passkey_removed' as const,
+                      userId,
+                      client,
+                      actor: { type: 'system' as const },
+                      details: { reason: 'password_reset', count: passkeysRemoved },
+                    },
+                  ]
+                : []),
+            ]
+          : [{ kind: 'password_changed', userId, client, details: { reason: 'first_password' } }],
+      );
     }
     return state;
   });

@@ -35,3 +35,4 @@ export {
   requireRecentProof,
   type Reauthenticated,
 } from './reauthentication';
+export { signInFailed, signInRefused, signInSucceeded, type SignInEvent } from './sign-in-events';

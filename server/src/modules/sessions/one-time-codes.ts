@@ -24,6 +24,8 @@ import {
 import { guard, limitAddress, loginAttempt } from './lockouts';
 import { attemptNotChecked, secondFactorSucceeded } from './sessions.service';
 import { settleAndIssueTokens, type SessionBody } from './tokens';
+import { signInFailed, signInRefused, signInSucceeded } from './sign-in-events';
+import type { EventClient } from '../security-events';
 
 export type OtpKind = 'otpEmail' | 'otpSms';
 
@@ -146,8 +148,10 @@ export async function verifyOneTimeCode(
   kind: OtpKind,
   code: string,
   ip: string,
+  eventFrom?: EventClient,
 ): Promise<SessionBody> {
   const userId = ownPendingSessionUser(auth, sessionId);
+  const event = eventFrom ? { client: eventFrom, method: kind } : null;
   const now = services.now();
   // A wrong code is a failed sign-in like a wrong password: reserved against the account's lockouts and its
   // second-factor ceiling before the code is compared (so concurrent guesses get no more checks than sequential
@@ -155,11 +159,13 @@ export async function verifyOneTimeCode(
   const emailHash = await emailHashOf(services.db, userId);
   if (emailHash === undefined) throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
   const client = limitAddress(services, ip);
-  const { reserved } = await guard(services, {
-    // Stryker disable next-line ArrayDeclaration: equivalent; a lockout key with no failures on record holds nothing back.
-    lockoutKeys: [],
-    attempt: loginAttempt(services, emailHash, client, { code: true }),
-  });
+  const { reserved } = await signInRefused(services, event, userId, () =>
+    guard(services, {
+      // Stryker disable next-line ArrayDeclaration: equivalent; a lockout key with no failures on record holds nothing back.
+      lockoutKeys: [],
+      attempt: loginAttempt(services, emailHash, client, { code: true }),
+    }),
+  );
   const outcome = await services.db.transaction().execute(async (trx) => {
     const session = await findSessionForUpdate(trx, sessionId);
     if (!session || session.revoked_at) return { error: 'INVALID_SESSION' as const };
@@ -171,12 +177,16 @@ export async function verifyOneTimeCode(
     // Stryker disable next-line StringLiteral: equivalent; a code challenge always has a hash (only passkey challenges have none).
     if (!safeEqual(challenge.secret_hash ?? '', hashCode(services, challenge.id, code))) {
       const ended = await countWrongSecondFactor(trx, { sessionId, challenge, now });
+      // Its event in the same transaction as the wrong try it records.
+      if (event) await signInFailed({ db: trx }, event, userId, 'second_factor_failed');
       return { error: 'INVALID_CREDENTIALS' as const, compared: true, ended };
     }
     await consumeChallenge(trx, challenge.id, now);
     const factors: Factors = { password: 'verified', [kind]: 'verified' };
     // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
-    return { session: await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors }) };
+    const settled = await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
+    if (event) await signInSucceeded(trx, event, userId, settled.factors);
+    return { session: settled };
   });
   if ('error' in outcome && outcome.error) {
     // Refused before any code was compared: the attempt costs nothing.

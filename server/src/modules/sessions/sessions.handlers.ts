@@ -1,7 +1,6 @@
 import { ApiError } from '../../errors';
 import { bearerToken } from '../../http/auth';
 import { clientAddress, type SignInClient } from '../../shared/client-address';
-import { eventClient } from '../security-events';
 import { lockouts, signInOutcomes } from '../../metrics/metrics';
 import { requireAuth, type PartialHandlers } from '../../http/operations';
 import { sendOneTimeCode, verifyOneTimeCode } from './one-time-codes';
@@ -11,6 +10,7 @@ import type { AuthContext, SessionCaller } from '../../shared/caller';
 import type { SessionsDeps } from './sessions.deps';
 import type { SessionBody } from './tokens';
 import { reauthenticateWithPassword, type Reauthenticated } from './reauthentication';
+import { eventClient, type EventClient } from '../security-events';
 
 /**
  * Single sign-on (oidc, saml, skolon) lives in the sso module, which builds on this one; the composition root hands
@@ -31,6 +31,7 @@ export interface SsoSignIn<D extends SessionsDeps = SessionsDeps> {
     auth: SessionCaller,
     sessionId: string,
     body: components['schemas']['VerifyChallengeRequest'],
+    client?: EventClient,
   ): Promise<SessionBody | undefined>;
 }
 
@@ -42,7 +43,7 @@ export interface PasskeySignIn<D extends SessionsDeps = SessionsDeps> {
   /** `POST /sessions` with `grantType: passkey`. */
   createSession(
     services: D,
-    input: { credential: PasskeyCredential; ip: string; client?: SignInClient },
+    input: { credential: PasskeyCredential; ip: string; client?: EventClient },
   ): Promise<SessionBody>;
   /** `POST /sessions/{id}/challenges` with `passkey`: request options for the session user's passkeys. */
   createChallenge(
@@ -55,7 +56,7 @@ export interface PasskeySignIn<D extends SessionsDeps = SessionsDeps> {
     services: D,
     auth: SessionCaller,
     sessionId: string,
-    input: { credential: PasskeyCredential; ip: string },
+    input: { credential: PasskeyCredential; ip: string; client?: EventClient },
   ): Promise<SessionBody>;
   /** `POST /sessions/{id}/reauthentication` with `passkey`: the session proves the account's credentials again. */
   reauthenticate(
@@ -80,15 +81,24 @@ function startByGrant<D extends SessionsDeps>(
   ways: SignInWays<D>,
   body: CreateSessionBody,
   ip: string,
-  client: SignInClient,
+  client: EventClient,
 ): Promise<SessionBody> {
   switch (body.grantType) {
     case 'password':
-      return createPasswordSession(services, { email: body.email, password: body.password, ip, client });
+      return createPasswordSession(services, {
+        email: body.email,
+        password: body.password,
+        ip,
+        event: { client, method: 'password' },
+      });
     case 'coAlertCode':
-      return createCoalertSession(services, { code: body.code, ip, client });
+      return createCoalertSession(services, { code: body.code, ip, event: { client, method: 'coalert' } });
     case 'sso':
-      return ways.sso.createSession(services, { email: body.email, ip, client });
+      return ways.sso.createSession(services, {
+        email: body.email,
+        ip,
+        client: { userAgent: client.userAgent, network: client.network },
+      });
     case 'passkey':
       return ways.passkey.createSession(services, { credential: body.credential, ip, client });
     default:
@@ -123,8 +133,8 @@ export const sessionsHandlers = <D extends SessionsDeps>(
         ],
       });
     try {
-      const { network, userAgent } = eventClient(services.config.region, ip, req.headers['user-agent']);
-      const session = await startByGrant(services, ways, body, ip, { network, userAgent });
+      const client = eventClient(services.config.region, ip, req.headers['user-agent']);
+      const session = await startByGrant(services, ways, body, ip, client);
       signInOutcomes.inc({ method, outcome: 'success' });
       return { status: 201, body: session };
     } catch (error) {
@@ -164,19 +174,23 @@ export const sessionsHandlers = <D extends SessionsDeps>(
     const { body, path } = ctx;
     const auth = requireAuth(ctx);
     const ip = clientAddress(ctx.req);
+    const client = eventClient(services.config.region, ip, ctx.req.headers['user-agent']);
     if ('otpEmail' in body)
       return {
         status: 200,
-        body: await verifyOneTimeCode(services, auth, path.id, 'otpEmail', body.otpEmail.code, ip),
+        body: await verifyOneTimeCode(services, auth, path.id, 'otpEmail', body.otpEmail.code, ip, client),
       };
     if ('otpSms' in body)
-      return { status: 200, body: await verifyOneTimeCode(services, auth, path.id, 'otpSms', body.otpSms.code, ip) };
+      return {
+        status: 200,
+        body: await verifyOneTimeCode(services, auth, path.id, 'otpSms', body.otpSms.code, ip, client),
+      };
     if ('passkey' in body)
       return {
         status: 200,
-        body: await ways.passkey.verifyChallenge(services, auth, path.id, { credential: body.passkey, ip }),
+        body: await ways.passkey.verifyChallenge(services, auth, path.id, { credential: body.passkey, ip, client }),
       };
-    const answered = await ways.sso.verifyChallenge(services, auth, path.id, body);
+    const answered = await ways.sso.verifyChallenge(services, auth, path.id, body, client);
     if (answered) return { status: 200, body: answered };
     throw unknownBody();
   },

@@ -1,6 +1,6 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Executor } from '../../db/database';
-import { prepared } from '../../db/prepared';
+import { prepared, type Placeholders } from '../../db/prepared';
 import type { DB as Database } from '../../db/types';
 import type { Factors } from '../../shared/caller';
 import type { SignInClient } from '../../shared/client-address';
@@ -28,8 +28,46 @@ export interface SignInAccount {
   has_passkey: boolean;
 }
 
+/**
+ * Where a sign-in's security event comes from (modules/security-events): the region, the client's network and user
+ * agent as that module makes them coarse, and the sign-in's method. `eventRegion` null: no event.
+ */
+export interface SignInEventValues {
+  eventRegion: string | null;
+  eventNetwork: string | null;
+  eventUserAgent: string | null;
+  eventMethod: string | null;
+}
+
+export const noSignInEvent: SignInEventValues = {
+  eventRegion: null,
+  eventNetwork: null,
+  eventUserAgent: null,
+  eventMethod: null,
+};
+
+/**
+ * The sign-in's security event, as a common table expression of the statement that writes its session (no extra
+ * round trip, and never one without the other): `sign_in_succeeded` when the session is complete, else
+ * `sign_in_stepped_up` when a step-up made it wait for an emailed code; nothing for a session that waits for the
+ * account's own second factor (its event comes with that factor) or when no session was written.
+ */
+const signInEvent = (
+  p: Placeholders<SignInEventValues & { now: string }>,
+  userId: RawBuilder<unknown>,
+  complete: RawBuilder<unknown>,
+  steppedUp: RawBuilder<unknown>,
+) => sql`sign_in_event as (
+    insert into security_events (at, kind, outcome, user_id, actor_type, actor_user_id, region, network, user_agent, details)
+    select ${p.now}::timestamptz, k.kind, ${sql.lit('succeeded')}, u.id, ${sql.lit('self')}, u.id, ${p.eventRegion}::text,
+      ${p.eventNetwork}::text, ${p.eventUserAgent}::text, jsonb_strip_nulls(jsonb_build_object(${sql.lit('method')}, ${p.eventMethod}::text))
+    from (select ${userId} as id) u
+    cross join lateral (select case when ${complete} then ${sql.lit('sign_in_succeeded')}
+      when ${steppedUp} then ${sql.lit('sign_in_stepped_up')} end as kind) k
+    where u.id is not null and k.kind is not null and ${p.eventRegion}::text is not null)`;
+
 export interface PasswordSignInValues
-  extends LockoutValues, Omit<GiveBackValues, 'now' | 'familiarHash' | 'sourceHash'> {
+  extends LockoutValues, SignInEventValues, Omit<GiveBackValues, 'now' | 'familiarHash' | 'sourceHash'> {
   emailHash: string;
   /** The key of the probe's one-time proof for these credentials (credentials.ts: proofKey). */
   proofKey: string;
@@ -37,9 +75,6 @@ export interface PasswordSignInValues
   /** When the session ends if it needs no second factor (one waiting for a factor ends sooner). */
   expiresAt: string;
   refreshTokenHash: string;
-  /** Where the sign-in comes from (shared/client-address.ts: signInClient), kept with the session. */
-  userAgent: string | null;
-  network: string | null;
 }
 
 /** A session as written: the factors it still has to prove and when it ends come from the SQL rule that wrote it. */
@@ -81,10 +116,11 @@ const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues
       a.has_passkey as passkey from account a),
   session as (
     -- The factors and the lifetime: the rule of the migration 2026-11-26T2300-session-factor-rule.
+    -- The client (its user agent and coarse network) is the sign-in event's: the account page shows it.
     insert into sessions (id, user_id, factors, last_refreshed_at, proven_at, expires_at, refresh_token_hash, user_agent, network)
     select ${p.sessionId}, a.id, r.factors, ${p.now}::timestamptz, ${p.now}::timestamptz,
       session_expires_at(r.factors, ${p.now}::timestamptz, ${p.expiresAt}::timestamptz), ${p.refreshTokenHash},
-      ${p.userAgent}::text, ${p.network}::text
+      ${p.eventUserAgent}::text, ${p.eventNetwork}::text
     from account a
     join second_factor f on f.id = a.id
     cross join lateral (select password_session_factors(f.email, f.sms, f.passkey) as factors) r
@@ -95,6 +131,7 @@ const passwordSignInStatement = prepared<PasswordSignInRow, PasswordSignInValues
     select 1 from session s where not exists (select 1 from jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})),
   access as (
     update users set last_access_at = ${p.now}::timestamptz where id = (select user_id from session)),
+  ${signInEvent(p, sql`(select user_id from session)`, sql`exists (select 1 from complete)`, sql`exists (select 1 from stepped_up)`)},
   ${giveBack(p, sql`exists (select 1 from complete)`)},
   ${lockoutReservation(p, sql`exists (select 1 from session)`)}
   select ${lockoutAnswer(p, sql`exists (select 1 from session)`)},
@@ -114,7 +151,7 @@ export const findUserById = (db: Executor, id: number) =>
     .where('id', '=', id)
     .executeTakeFirst();
 
-interface SessionValues extends GiveBackValues {
+interface SessionValues extends GiveBackValues, SignInEventValues {
   id: string;
   userId: number | null;
   ssoTenantId: number | null;
@@ -126,6 +163,9 @@ interface SessionValues extends GiveBackValues {
   /** When the session ends once it needs no further factor (session_expires_at decides). */
   expiresAt: string;
   refreshTokenHash: string;
+  /** The session waits for an emailed code because the per-identity ceiling asked for a step-up. */
+  eventStepUp: boolean;
+  /** Where the sign-in comes from, kept with the session (a single sign-on session bound to nobody has no event). */
   userAgent: string | null;
   network: string | null;
 }
@@ -152,7 +192,12 @@ const insertSessionStatement = prepared<WrittenSession, SessionValues>(
       returning id, factors, expires_at
     ), access as (
       update users set last_access_at = ${p.now}::timestamptz where id = ${p.userId}::bigint
-    ), ${giveBack(p, sql`not exists (select 1 from session s, jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})`)}
+    ), ${signInEvent(
+      p,
+      sql`(select ${p.userId}::bigint from session)`,
+      sql`not exists (select 1 from session s, jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})`,
+      sql`${p.eventStepUp}::bool`,
+    )}, ${giveBack(p, sql`not exists (select 1 from session s, jsonb_each_text(s.factors) f where f.value = ${sql.lit('unverified')})`)}
     select id, factors, expires_at from session`,
 );
 
@@ -171,10 +216,16 @@ export async function insertSessionWithToken(
     client: SignInClient;
   },
   giveBack: GiveBackValues,
+  event: SignInEventValues & { stepUp?: boolean } = noSignInEvent,
 ): Promise<WrittenSession> {
   const password = typeof row.factors.password === 'object' ? row.factors.password : null;
   const [written] = await insertSessionStatement(db, {
     ...giveBack,
+    eventRegion: event.eventRegion,
+    eventNetwork: event.eventNetwork,
+    eventUserAgent: event.eventUserAgent,
+    eventMethod: event.eventMethod,
+    eventStepUp: event.stepUp ?? false,
     id: row.id,
     userId: row.userId,
     ssoTenantId: row.ssoTenantId ?? null,

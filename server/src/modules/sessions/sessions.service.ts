@@ -31,12 +31,14 @@ import {
   signInWithPassword,
   type Factors,
   type StartingFactors,
+  noSignInEvent,
   type WrittenSession,
   findCoalertCode,
   sessionOwner,
   useCoalertCode,
 } from './sessions.repository';
 import { refreshHistoryMs } from './lifetimes';
+import { signInEventValues, signInRefused, signInFailed, countSignInEvent, type SignInEvent } from './sign-in-events';
 import {
   hashRefreshToken,
   newRefreshToken,
@@ -68,9 +70,9 @@ export function startSession(
   factors: StartingFactors,
   after?: GiveBack,
   db: Executor = services.db,
-  client: SignInClient = unknownClient,
+  event?: SignInEvent,
 ): Promise<SessionBody> {
-  return openSession(services, { userId }, factors, after, db, client);
+  return openSession(services, { userId }, factors, after, db, event);
 }
 
 /**
@@ -84,7 +86,7 @@ export function startSsoSession(
   factors: Factors,
   client: SignInClient = unknownClient,
 ): Promise<SessionBody> {
-  return openSession(services, { userId: null, ssoTenantId }, factors, undefined, services.db, client);
+  return openSession(services, { userId: null, ssoTenantId }, factors, undefined, services.db, undefined, client);
 }
 
 /** The session as written: its factors and its lifetime are the SQL rule's (sessions.repository.ts), not recomputed. */
@@ -92,9 +94,12 @@ async function openSession(
   services: SessionsDeps,
   owner: { userId: number } | { userId: null; ssoTenantId: number },
   factors: StartingFactors,
-  after: GiveBack | undefined,
-  db: Executor,
-  client: SignInClient,
+  after?: GiveBack,
+  db: Executor = services.db,
+  event?: SignInEvent,
+  // The session keeps the sign-in's client (the account page shows it); a single sign-on session, bound to nobody
+  // and with no event yet, is given it.
+  client: SignInClient = event ? { userAgent: event.client.userAgent, network: event.client.network } : unknownClient,
 ): Promise<SessionBody> {
   const now = services.now();
   const id = randomUUID();
@@ -110,7 +115,9 @@ async function openSession(
       client,
     },
     giveBackValues(now, after),
+    event && owner.userId !== null ? { ...signInEventValues(event), stepUp: event.stepUp } : noSignInEvent,
   );
+  if (event) countSignInEvent(written.factors, event.stepUp);
   return sessionBody(services, { id, userId: owner.userId, refreshToken, factors: written.factors });
 }
 
@@ -142,10 +149,10 @@ async function sessionBody(
  */
 export async function createPasswordSession(
   services: SessionsDeps,
-  input: { email: string; password: string; ip: string; client?: SignInClient },
+  input: { email: string; password: string; ip: string; event?: SignInEvent },
 ): Promise<SessionBody> {
-  const client = input.client ?? unknownClient;
   const hash = emailHash(input.email);
+  const event = input.event ?? null;
   const ip = limitAddress(services, input.ip);
   const now = services.now();
   const session = { id: randomUUID(), refreshToken: newRefreshToken() };
@@ -160,18 +167,23 @@ export async function createPasswordSession(
     sessionId: session.id,
     expiresAt: new Date(now.getTime() + sessionLifetimeMs).toISOString(),
     refreshTokenHash: hashRefreshToken(services, session.refreshToken),
-    userAgent: client.userAgent,
-    network: client.network,
     clear: back.clear,
     refund: back.refund,
     free: back.free,
+    ...(event ? signInEventValues(event) : noSignInEvent),
   });
-  const { reserved, stepUp } = await verdict(services, row, now, options);
   const user = row.account ?? undefined;
-  if (user && row.session) return writtenBody(services, { ...session, userId: user.id }, row.session);
+  const { reserved, stepUp } = await signInRefused(services, event, user?.id, () =>
+    verdict(services, row, now, options),
+  );
+  if (user && row.session) {
+    if (event) countSignInEvent(row.session.factors, stepUp !== null);
+    return writtenBody(services, { ...session, userId: user.id }, row.session);
+  }
   const ok = await checkPassword(services, user, input.password);
-  // A failure was counted before the check; nothing more to write.
+  // A failure was counted before the check; its event (a known account's) is one more statement.
   if (!ok || !user) {
+    if (user && event) await signInFailed(services, event, user.id);
     if (stepUp) throw tooManyRequests(stepUp);
     throw new ApiError('INVALID_CREDENTIALS', { message: 'Email or password is incorrect' });
   }
@@ -188,7 +200,7 @@ export async function createPasswordSession(
     { password: second },
     succeeded(services, { hash, ip, reserved }),
     services.db,
-    client,
+    event ? { ...event, stepUp: stepUp !== null } : undefined,
   );
 }
 
@@ -201,7 +213,7 @@ const writtenBody = (
 /** A coAlert code signs in as the code's user, verified by the code, as often as its usage limit allows. */
 export async function createCoalertSession(
   services: SessionsDeps,
-  input: { code: string; ip: string; client?: SignInClient },
+  input: { code: string; ip: string; event?: SignInEvent },
 ): Promise<SessionBody> {
   // Counted before the code is looked up, so concurrent guesses get no more checks than sequential ones.
   const ip = limitAddress(services, input.ip);
@@ -215,7 +227,7 @@ export async function createCoalertSession(
   const used = await useCoalertCode(services.db, codeHash);
   if (!used)
     throw new ApiError('COALERT_CODE_USAGE_LIMIT_REACHED', { message: 'The code has reached its usage limit' });
-  return startSession(services, used.user_id, { coalert: 'verified' }, undefined, services.db, input.client);
+  return startSession(services, used.user_id, { coalert: 'verified' }, undefined, services.db, input.event);
 }
 
 /**

@@ -12,6 +12,7 @@ import type { SessionBody } from '../sessions';
 import { client, exchangeError, oidcConfiguration, type OidcProvider } from './oidc-client';
 import { skolonProvider, assertSkolonTeacher } from './skolon';
 import { consumeChallenge, findOpenChallengeForUpdate, insertChallenge } from './sso.repository';
+import type { EventClient } from '../security-events';
 import {
   assertedForOwnDomain,
   challengeLifetimeMs,
@@ -80,6 +81,7 @@ export async function verifyOidcChallenge(
   sessionId: string,
   kind: OidcKind,
   answer: OidcAnswer,
+  from?: EventClient,
 ): Promise<SessionBody> {
   const target = await ssoTargetOf(services, auth, sessionId, kind);
   const now = services.now();
@@ -155,5 +157,5 @@ export async function verifyOidcChallenge(
     throw new ApiError('INVALID_CREDENTIALS', {
       message: 'No account of this organisation matches the signed-in identity',
     });
-  return completeSsoSession(services, sessionId, kind, member.id);
+  return completeSsoSession(services, sessionId, kind, member.id, from);
 }

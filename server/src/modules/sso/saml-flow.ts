@@ -11,6 +11,7 @@ import type { SsoDeps } from './sso.deps';
 import type { SessionBody } from '../sessions';
 import { samlFor } from './saml-sp';
 import { isAllowedSsoRedirect } from './redirect-uri';
+import type { EventClient } from '../security-events';
 import {
   answerSamlChallenge,
   consumeChallenge,
@@ -175,6 +176,7 @@ export async function verifySamlCode(
   auth: SessionCaller,
   sessionId: string,
   code: string,
+  client?: EventClient,
 ): Promise<SessionBody> {
   const target = await ssoTargetOf(services, auth, sessionId, 'saml');
   const now = services.now();
@@ -190,5 +192,5 @@ export async function verifySamlCode(
   }
   if (!challenge.code_expires_at || challenge.code_expires_at <= now)
     throw new ApiError('SSO_CHALLENGE_EXPIRED', { message: 'The sign-in took too long; start again' });
-  return completeSsoSession(services, sessionId, 'saml', challenge.asserted_user_id);
+  return completeSsoSession(services, sessionId, 'saml', challenge.asserted_user_id, client);
 }

@@ -12,7 +12,8 @@ import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { SsoDeps } from './sso.deps';
-import { holdSession, settleAndIssueTokens, startSsoSession, type SessionBody } from '../sessions';
+import { holdSession, settleAndIssueTokens, signInSucceeded, startSsoSession, type SessionBody } from '../sessions';
+import type { EventClient } from '../security-events';
 import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
 
@@ -105,6 +106,7 @@ export async function completeSsoSession(
   sessionId: string,
   kind: SsoKind,
   userId: number,
+  client?: EventClient,
 ): Promise<SessionBody> {
   const now = services.now();
   return services.db.transaction().execute(async (trx) => {
@@ -114,6 +116,8 @@ export async function completeSsoSession(
     const factors = { [kind]: 'verified' as const };
     await bindSession(trx, sessionId, userId, factors, now);
     // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
-    return settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
+    const settled = await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
+    if (client) await signInSucceeded(trx, { client, method: kind }, userId, settled.factors);
+    return settled;
   });
 }

@@ -6,6 +6,7 @@ import { clientKey } from '../../shared/client-address';
 import type { SsoDeps } from './sso.deps';
 import type { SsoSignIn } from '../sessions';
 import type { SessionBody } from '../sessions';
+import type { EventClient } from '../security-events';
 import { startOidcChallenge, verifyOidcChallenge } from './oidc-flow';
 import { consumeSamlResponse, startSamlChallenge, verifySamlCode } from './saml-flow';
 import { spMetadata } from './saml-sp';
@@ -34,10 +35,11 @@ export async function verifySsoChallenge(
   auth: SessionCaller,
   sessionId: string,
   body: AnswerBody,
+  client?: EventClient,
 ): Promise<SessionBody | undefined> {
-  if ('oidc' in body) return verifyOidcChallenge(services, auth, sessionId, 'oidc', body.oidc);
-  if ('skolon' in body) return verifyOidcChallenge(services, auth, sessionId, 'skolon', body.skolon);
-  if ('saml' in body) return verifySamlCode(services, auth, sessionId, body.saml.code);
+  if ('oidc' in body) return verifyOidcChallenge(services, auth, sessionId, 'oidc', body.oidc, client);
+  if ('skolon' in body) return verifyOidcChallenge(services, auth, sessionId, 'skolon', body.skolon, client);
+  if ('saml' in body) return verifySamlCode(services, auth, sessionId, body.saml.code, client);
   return undefined;
 }
 
