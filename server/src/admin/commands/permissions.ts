@@ -30,6 +30,7 @@ export function permissionCommands(program: Command, io: AdminIo): void {
           email: options.user,
           flags,
           on,
+          region: services.config.region,
         });
         io.out(
           changed.length

@@ -104,8 +104,8 @@ export async function insertInvitedUser(
 export async function addMembershipIfAbsent(
   db: Executor,
   membership: { tenantId: number; userId: number; permissions: unknown; isAdmin: boolean },
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .insertInto('memberships')
     .values({
       tenant_id: membership.tenantId,
@@ -114,5 +114,6 @@ export async function addMembershipIfAbsent(
       is_admin: membership.isAdmin,
     })
     .onConflict((oc) => oc.columns(['tenant_id', 'user_id']).doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }

@@ -5,6 +5,7 @@ import type { Language } from '../../messages/languages';
 import { emailHash } from '../../security/hashing';
 import type { InvitationsDeps } from './invitations.deps';
 import { memberPermissions } from '../users';
+import { recordSecurityEvent, regionOnly } from '../security-events';
 import {
   addMembershipIfAbsent,
   findUserIdByEmailHash,
@@ -47,12 +48,22 @@ export async function inviteUser(services: InvitationsDeps, input: InviteInput):
         emailHash: hash,
         phone: input.phone ?? null,
       }));
-    await addMembershipIfAbsent(trx, {
+    const added = await addMembershipIfAbsent(trx, {
       tenantId: input.tenantId,
       userId,
       permissions: memberPermissions(),
       isAdmin: input.admin ?? false,
     });
+    // The operator tool's change to the tenant's members, in its transaction.
+    if (added)
+      await recordSecurityEvent(trx, {
+        kind: 'member_provisioned',
+        userId,
+        tenantId: input.tenantId,
+        actor: { type: 'operator' },
+        client: regionOnly(services.config.region),
+        details: { reason: input.admin ? 'invited_as_administrator' : 'invited' },
+      });
     if (input.language) await setLanguageIfUnset(trx, userId, input.language);
     return {
       userId,

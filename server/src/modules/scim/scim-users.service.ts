@@ -8,6 +8,7 @@ import { languageOfTag } from '../../messages/languages';
 import type { ScimDeps } from './scim.deps';
 import { adoptDirectoryLanguage, revokePasswordLinks, scheduleInvitation } from '../invitations';
 import { forgetCredentialsOf, revokeSessionsOf } from '../sessions';
+import { recordSecurityEvent, regionOnly, type EventClient } from '../security-events';
 import { memberPermissions } from '../users';
 import { userSchema } from './scim-discovery';
 import { scimBadRequest, scimConflict, scimNotFound } from './scim-errors';
@@ -116,6 +117,28 @@ async function uniquely<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A directory's change to a member, as the tenant's security event, in the change's transaction. */
+function directoryEvent(
+  services: ScimDeps,
+  trx: Executor,
+  client: EventClient | undefined,
+  e: {
+    kind: 'member_provisioned' | 'member_updated' | 'member_deactivated' | 'member_removed';
+    userId: number;
+    tenantId: number;
+    reason?: string;
+  },
+) {
+  return recordSecurityEvent(trx, {
+    kind: e.kind,
+    userId: e.userId,
+    tenantId: e.tenantId,
+    actor: { type: 'scim' },
+    client: client ?? regionOnly(services.config.region),
+    details: e.reason ? { reason: e.reason } : {},
+  });
+}
+
 /** Deactivated everywhere (or in no tenant after a SCIM delete): cannot sign in, sessions end now. */
 async function refreshDeactivation(
   trx: Executor,
@@ -150,6 +173,7 @@ export async function createScimUser(
   tenantId: number,
   input: Record<string, unknown>,
   projection: Projection = {},
+  client?: EventClient,
 ) {
   const draft = draftFromInput(input);
   if (!emailPattern.test(draft.userName)) throw scimBadRequest('userName must be an email address');
@@ -176,6 +200,7 @@ export async function createScimUser(
         externalId: draft.externalId,
       });
       await refreshDeactivation(trx, id, now);
+      await directoryEvent(services, trx, client, { kind: 'member_provisioned', userId: id, tenantId });
       // The directory's language for the person (SCIM preferredLanguage, else locale) writes their invitation.
       if (language) await adoptDirectoryLanguage(trx, id, language);
       await scheduleInvitation(services, trx, { userId: id, tenantId });
@@ -193,6 +218,7 @@ async function saveDraft(
   id: string,
   change: (current: repo.ScimUserRow) => UserDraft,
   projection: Projection,
+  client?: EventClient,
 ) {
   const now = services.now();
   await uniquely(() =>
@@ -207,6 +233,12 @@ async function saveDraft(
       }
       await repo.updateMembership(trx, tenantId, current.id, { active: draft.active, externalId: draft.externalId });
       await refreshDeactivation(trx, current.id, now);
+      await directoryEvent(services, trx, client, {
+        kind: current.active && !draft.active ? 'member_deactivated' : 'member_updated',
+        userId: current.id,
+        tenantId,
+        reason: !current.active && draft.active ? 'reactivated' : undefined,
+      });
       // Activated here and still without a password: now is when they need the invitation.
       if (!current.active && draft.active) await scheduleInvitation(services, trx, { userId: current.id, tenantId });
     }),
@@ -221,7 +253,8 @@ export const replaceScimUser = (
   id: string,
   input: Record<string, unknown>,
   projection: Projection = {},
-) => saveDraft(services, tenantId, id, () => draftFromInput(input), projection);
+  client?: EventClient,
+) => saveDraft(services, tenantId, id, () => draftFromInput(input), projection, client);
 
 export const patchScimUser = (
   services: ScimDeps,
@@ -229,6 +262,7 @@ export const patchScimUser = (
   id: string,
   operations: PatchOperation[],
   projection: Projection = {},
+  client?: EventClient,
 ) =>
   saveDraft(
     services,
@@ -240,13 +274,20 @@ export const patchScimUser = (
       return draft;
     },
     projection,
+    client,
   );
 
-export async function deleteScimUser(services: ScimDeps, tenantId: number, id: string): Promise<void> {
+export async function deleteScimUser(
+  services: ScimDeps,
+  tenantId: number,
+  id: string,
+  client?: EventClient,
+): Promise<void> {
   const now = services.now();
   await services.db.transaction().execute(async (trx) => {
     const current = await loadUser(services, trx, tenantId, id);
     await repo.deleteMembership(trx, tenantId, current.id);
+    await directoryEvent(services, trx, client, { kind: 'member_removed', userId: current.id, tenantId });
     await refreshDeactivation(trx, current.id, now, true);
     // The last membership gone: the account's credentials go with it, so an address provisioned again starts
     // with none (no old password, passkey or session signs in as the new person).

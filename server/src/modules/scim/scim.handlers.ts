@@ -21,9 +21,15 @@ import {
 } from './scim-users.service';
 import { searchScimResources } from './scim-root-search';
 import type { ScimDeps } from './scim.deps';
+import type { Request } from 'express';
+import { clientAddress } from '../../shared/client-address';
+import { eventClient } from '../security-events';
 
 const scim = 'application/scim+json' as const;
 const operationsOf = (body: { Operations: unknown[] }) => body.Operations as PatchOperation[];
+/** The directory's client, for the security event of its change. */
+const fromOf = (services: ScimDeps, req: Request) =>
+  eventClient(services.config.region, clientAddress(req), req.headers['user-agent']);
 
 type ScimOperation =
   | 'getScimServiceProviderConfig'
@@ -79,7 +85,7 @@ export const scimHandlers = (services: ScimDeps): PartialHandlers<ScimOperation>
   createScimUser: async (ctx) => ({
     status: 201,
     contentType: scim,
-    body: await createScimUser(services, requireTenant(ctx), ctx.body, ctx.query),
+    body: await createScimUser(services, requireTenant(ctx), ctx.body, ctx.query, fromOf(services, ctx.req)),
   }),
   getScimUser: async (ctx) => ({
     status: 200,
@@ -89,15 +95,29 @@ export const scimHandlers = (services: ScimDeps): PartialHandlers<ScimOperation>
   replaceScimUser: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await replaceScimUser(services, requireTenant(ctx), ctx.path.scimUserId, ctx.body, ctx.query),
+    body: await replaceScimUser(
+      services,
+      requireTenant(ctx),
+      ctx.path.scimUserId,
+      ctx.body,
+      ctx.query,
+      fromOf(services, ctx.req),
+    ),
   }),
   patchScimUser: async (ctx) => ({
     status: 200,
     contentType: scim,
-    body: await patchScimUser(services, requireTenant(ctx), ctx.path.scimUserId, operationsOf(ctx.body), ctx.query),
+    body: await patchScimUser(
+      services,
+      requireTenant(ctx),
+      ctx.path.scimUserId,
+      operationsOf(ctx.body),
+      ctx.query,
+      fromOf(services, ctx.req),
+    ),
   }),
   deleteScimUser: async (ctx) => {
-    await deleteScimUser(services, requireTenant(ctx), ctx.path.scimUserId);
+    await deleteScimUser(services, requireTenant(ctx), ctx.path.scimUserId, fromOf(services, ctx.req));
     return { status: 204 };
   },
 

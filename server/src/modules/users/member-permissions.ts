@@ -3,6 +3,7 @@
 import type { Db, Executor } from '../../db/database';
 import { buildPermissions, permissionAreas, type UserPermissions } from './permission-flags';
 import { findMembershipByEmail, storeMemberPermissions } from './users.repository';
+import { recordSecurityEvents, regionOnly } from '../security-events';
 
 export class PermissionChangeRefused extends Error {
   constructor(message: string) {
@@ -50,10 +51,13 @@ export async function memberFlags(db: Executor, tenantId: number, email: string)
   return flags;
 }
 
-/** Turns the flags on (`grant`) or off; answers those that changed. */
+/**
+ * Turns the flags on (`grant`) or off; answers those that changed. Each changed flag is a security event of the
+ * tenant (`permission_granted` / `permission_revoked`, by the operator tool), in the transaction of the change.
+ */
 export async function changeMemberPermissions(
   db: Db,
-  input: { tenantId: number; email: string; flags: string[]; on: boolean },
+  input: { tenantId: number; email: string; flags: string[]; on: boolean; region: string },
 ): Promise<string[]> {
   const names = expandFlags(input.flags);
   return db.transaction().execute(async (trx) => {
@@ -68,8 +72,20 @@ export async function changeMemberPermissions(
       if ((permissions[area][flag] === true) !== input.on) changed.push(name);
       permissions[area] = { ...permissions[area], [flag]: input.on };
     }
-    if (changed.length)
+    if (changed.length) {
       await storeMemberPermissions(trx, input.tenantId, row.user_id, permissions as unknown as UserPermissions);
+      await recordSecurityEvents(
+        trx,
+        changed.map((permission) => ({
+          kind: input.on ? 'permission_granted' : 'permission_revoked',
+          userId: row.user_id,
+          tenantId: input.tenantId,
+          actor: { type: 'operator' },
+          client: regionOnly(input.region),
+          details: { permission },
+        })),
+      );
+    }
     return changed;
   });
 }
