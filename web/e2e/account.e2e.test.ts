@@ -3,7 +3,8 @@
  * by nginx and the demo calling platform: a user signs in with `?next=account`, sees where she is logged in and ends
  * one other session, then all others; adds a passkey (virtual authenticator), renames it after proving her password
  * again and removes it after proving the passkey (the region's first answer to each change is made
- * `401 REAUTHENTICATION_REQUIRED` here, as it is once the sign-in is more than minutes old); changes her password;
+ * `401 REAUTHENTICATION_REQUIRED` here, as it is once the sign-in is more than minutes old); changes her password
+ * (a common one refused by the region's list, a wrong current one refused, then the change);
  * reads her recent activity; and goes on to the platform with her session. In English (Anna, Europe) and in Swedish
  * (João, Brazil); the page is axe clean and fits 320 px.
  *
@@ -159,9 +160,15 @@ describe('the account page in a real browser against two regions', () => {
       await prompt.getByRole('button', { name: t.reauth.usePasskey }).click();
       await passkeys.getByText(t.passkeys.none).waitFor();
 
-      // The password: a wrong current one is said on its field; then the change.
+      // The password: a common one is refused by the region (its breached list), said on the new password's field;
+      // a wrong current one is said on its own field; then the change.
       const form = page.getByRole('form', { name: t.password.title });
       const newPassword = `Account-${locale}-Pass-9`;
+      await form.getByLabel(t.password.currentLabel, { exact: true }).fill(PASSWORD);
+      await form.getByLabel(t.password.newLabel, { exact: true }).fill('Password123!');
+      await form.getByLabel(t.password.confirmLabel, { exact: true }).fill('Password123!');
+      await form.getByRole('button', { name: t.password.submit }).click();
+      await form.getByText(texts.validation.passwordOnBreachList).waitFor();
       await form.getByLabel(t.password.currentLabel, { exact: true }).fill('Not-the-password-1!');
       await form.getByLabel(t.password.newLabel, { exact: true }).fill(newPassword);
       await form.getByLabel(t.password.confirmLabel, { exact: true }).fill(newPassword);
