@@ -82,7 +82,7 @@ export interface paths {
          *     own (sessions still waiting for a factor included); their access and refresh tokens stop working at once. The
          *     query `others=true` is required, so a bare `DELETE /sessions` ends nothing (`400 BAD_REQUEST`). It asks for no
          *     recent proof of the credentials: ending sessions only takes access away. Answers how many sessions ended (0
-         *     when there were none). Each ending is recorded as a security event of the user, by the user.
+         *     when there were none). When any ended, one security event of the user, by the user, records how many.
          */
         delete: operations["deleteOtherSessions"];
         options?: never;

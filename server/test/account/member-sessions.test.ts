@@ -98,7 +98,12 @@ describe("attack: another tenant's administrator ends a member's sessions", () =
         status,
       );
     }
-    expect(await states(ctx, victim.memberSessions.map((s) => s.id))).toEqual(['live', 'live']);
+    expect(
+      await states(
+        ctx,
+        victim.memberSessions.map((s) => s.id),
+      ),
+    ).toEqual(['live', 'live']);
     expect(await eventsOf(ctx, victim.member.id)).toEqual([]);
   });
 
@@ -110,7 +115,12 @@ describe("attack: another tenant's administrator ends a member's sessions", () =
     const res = await endAll(session, t.tenant, t.member.id);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('FORBIDDEN');
-    expect(await states(ctx, t.memberSessions.map((s) => s.id))).toEqual(['live', 'live']);
+    expect(
+      await states(
+        ctx,
+        t.memberSessions.map((s) => s.id),
+      ),
+    ).toEqual(['live', 'live']);
   });
 });
 
@@ -127,7 +137,12 @@ describe('a member of several tenants', () => {
     expect(all.status).toBe(403);
     expect(all.body.error.message).toBe('The member also belongs to a tenant you do not administer');
     expect((await endOne(t.adminSession, t.tenant, t.member.id, t.memberSessions[0].id)).status).toBe(403);
-    expect(await states(ctx, t.memberSessions.map((s) => s.id))).toEqual(['live', 'live']);
+    expect(
+      await states(
+        ctx,
+        t.memberSessions.map((s) => s.id),
+      ),
+    ).toEqual(['live', 'live']);
     expect(await eventsOf(ctx, t.member.id)).toEqual([]);
   });
 

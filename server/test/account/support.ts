@@ -41,12 +41,13 @@ export const auth = (who: { accessToken: string }, tenantId?: number) => ({
   ...(tenantId === undefined ? {} : { 'cosafe-tenant-id': String(tenantId) }),
 });
 
-/** Every security event about `userId`, oldest first. */
+/** The security events of the account's own operations about `userId` (its sign-ins' left out), oldest first. */
 export const eventsOf = (ctx: TestContext, userId: number) =>
   ctx.services.db
     .selectFrom('security_events')
     .select(['kind', 'outcome', 'actor_type', 'actor_user_id', 'tenant_id', 'network', 'user_agent', 'details'])
     .where('user_id', '=', userId)
+    .where('kind', 'in', ['sessions_ended', 'password_changed'])
     .orderBy('id')
     .execute();
 

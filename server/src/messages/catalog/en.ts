@@ -25,7 +25,7 @@ export const en = {
     changed:
       'The password of your account {{email}} was changed at {{time}}, from the network {{network}}. Every other session of the account has been signed out.',
     notYou:
-      'If this was not you, reset your password at once with “Forgot password” on the login page and tell your administrator.',
+      'If this was not you, reset your password at once with “Forgot your password?” on the login page and tell your administrator.',
   },
   passkey: {
     addedSubject: 'A passkey was added to your account',

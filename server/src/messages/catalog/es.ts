@@ -27,7 +27,7 @@ export const es: Catalog = {
     changed:
       'La contraseña de tu cuenta {{email}} se cambió el {{time}}, desde la red {{network}}. Se han cerrado todas las demás sesiones de la cuenta.',
     notYou:
-      'Si no has sido tú, restablece tu contraseña de inmediato con «¿Olvidaste tu contraseña?» en la página de inicio de sesión y avisa a tu administrador.',
+      'Si no has sido tú, restablece tu contraseña de inmediato con «¿Has olvidado tu contraseña?» en la página de inicio de sesión y avisa a tu administrador.',
   },
   passkey: {
     addedSubject: 'Se ha añadido una llave de acceso a tu cuenta',

@@ -26,7 +26,7 @@ export const fi: Catalog = {
     changed:
       'Tilisi {{email}} salasana vaihdettiin {{time}} verkosta {{network}}. Tilin kaikki muut istunnot on kirjattu ulos.',
     notYou:
-      'Jos et tehnyt tätä itse, palauta salasanasi heti kirjautumissivun ”Unohtuiko salasana” -toiminnolla ja ota yhteyttä ylläpitäjääsi.',
+      'Jos et tehnyt tätä itse, palauta salasanasi heti kirjautumissivun linkillä ”Unohditko salasanasi?” ja ota yhteyttä ylläpitäjääsi.',
   },
   passkey: {
     addedSubject: 'Tiliisi lisättiin pääsyavain',

@@ -26,7 +26,7 @@ export const nl: Catalog = {
     changed:
       'Het wachtwoord van je account {{email}} is gewijzigd op {{time}}, vanaf het netwerk {{network}}. Alle andere sessies van het account zijn afgemeld.',
     notYou:
-      'Was jij dit niet? Herstel je wachtwoord dan meteen met „Wachtwoord vergeten” op de inlogpagina en laat het je beheerder weten.',
+      'Was jij dit niet? Herstel je wachtwoord dan meteen met „Wachtwoord vergeten?” op de inlogpagina en laat het je beheerder weten.',
   },
   passkey: {
     addedSubject: 'Er is een toegangssleutel aan je account toegevoegd',

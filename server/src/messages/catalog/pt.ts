@@ -23,11 +23,11 @@ export const pt: Catalog = {
       'Ao escolher uma nova senha, todas as chaves de acesso da conta também são removidas; você pode adicioná-las novamente depois de entrar.',
   },
   passwordChanged: {
-    subject: 'A sua palavra-passe foi alterada',
+    subject: 'Sua senha foi alterada',
     changed:
-      'A palavra-passe da sua conta {{email}} foi alterada em {{time}}, a partir da rede {{network}}. Todas as outras sessões da conta foram terminadas.',
+      'A senha da sua conta {{email}} foi alterada em {{time}}, a partir da rede {{network}}. Todas as outras sessões da conta foram encerradas.',
     notYou:
-      'Se não foi você, redefina a sua palavra-passe de imediato com «Esqueceu-se da palavra-passe?» na página de início de sessão e informe o seu administrador.',
+      'Se não foi você, redefina sua senha imediatamente com “Esqueceu sua senha?” na página de login e avise seu administrador.',
   },
   passkey: {
     addedSubject: 'Uma chave de acesso foi adicionada à sua conta',

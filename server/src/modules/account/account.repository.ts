@@ -110,5 +110,9 @@ export const selectAccount = (db: Executor, userId: number) =>
 
 /** The new password's hash. */
 export async function updatePasswordHash(db: Executor, userId: number, passwordHash: string, now: Date) {
-  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('id', '=', userId)
+    .execute();
 }

@@ -135,7 +135,12 @@ export async function changePassword(
   const now = services.now();
   const ended = await services.db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, auth.userId, passwordHash, now);
-    const ids = await endSessions(trx, { userId: auth.userId, now, reason: 'password_changed', exceptId: auth.sessionId });
+    const ids = await endSessions(trx, {
+      userId: auth.userId,
+      now,
+      reason: 'password_changed',
+      exceptId: auth.sessionId,
+    });
     await recordSecurityEvent(trx, { kind: 'password_changed', userId: auth.userId, client: input.client, at: now });
     if (ids.length > 0)
       await recordSecurityEvent(trx, {
