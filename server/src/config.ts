@@ -153,6 +153,7 @@ const variables = z.object({
   PASSWORD_BREACH_RANGE_URL: optional(httpUrl),
   METRICS_TOKEN: optional(z.string()),
   JOB_RETENTION_DAYS: optional(integer(1, 3650)),
+  SECURITY_EVENT_RETENTION_DAYS: optional(integer(1, 3650)),
   MIN_IN_FLIGHT: optional(integer(1, 100_000)),
   MAX_IN_FLIGHT: optional(integer(1, 100_000)),
   IN_FLIGHT_LATENCY_MS: optional(integer(1, 60_000)),
@@ -367,6 +368,8 @@ function toConfig(v: Variables, problems: string[]) {
       metricsToken: v.METRICS_TOKEN ?? null,
       /** Finished jobs (done, failed, cancelled) are removed this many days after they finished. */
       jobRetentionDays: v.JOB_RETENTION_DAYS ?? 7,
+      /** Security events (modules/security-events) are removed by housekeeping this many days after they happened. */
+      securityEventRetentionDays: v.SECURITY_EVENT_RETENTION_DAYS ?? 180,
       /**
        * Admission control (http/admission.ts): requests of signed-in users and the rest handled at once, adapted
        * between minInFlight (below it nothing is refused) and maxInFlight to what completes per second ×

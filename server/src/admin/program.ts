@@ -16,6 +16,7 @@ import { externalCommunicationCommands } from './commands/external-communication
 import { groupCommands } from './commands/groups';
 import { permissionCommands } from './commands/permissions';
 import { scimKeyCommands } from './commands/scim-keys';
+import { securityEventCommands } from './commands/security-events';
 import { senderSettingsCommands } from './commands/sender-settings';
 import { ssoCommands } from './commands/sso';
 import { tenantCommands } from './commands/tenants';
@@ -46,6 +47,7 @@ Examples:
   npm run admin -- recipient import --tenant 3 --group 1 --file parents.csv --dry-run
   npm run admin -- template create --tenant 3 --name "Evacuation" --content-file evacuation.txt
   npm run admin -- cec-ceiling lift --tenant 3 --reason "Fire at the north school"
+  npm run admin -- security-events export --tenant 3 --since 2026-11-01 > events.jsonl
   npm run admin -- <command> --help     every option of a command
 
 With the embedded database (no DATABASE_URL), stop the region first: its data directory has one user at a time.`,
@@ -60,6 +62,7 @@ With the embedded database (no DATABASE_URL), stop the region first: its data di
   groupCommands(program, io);
   externalCommunicationCommands(program, io);
   cecCeilingCommands(program, io);
+  securityEventCommands(program, io);
   return program;
 }
 

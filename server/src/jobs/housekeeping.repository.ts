@@ -15,6 +15,8 @@ export interface PurgeContext {
   db: Db;
   now: Date;
   jobRetentionMs: number;
+  /** SECURITY_EVENT_RETENTION_DAYS (180 by default), in milliseconds. */
+  securityEventRetentionMs: number;
 }
 
 export type Purge = (ctx: PurgeContext) => Promise<number>;
@@ -97,6 +99,10 @@ export const purgeSignInSources: Purge = async ({ db, now }) =>
   );
 
 /** Every purge, by the table it empties. */
+/** Security events older than SECURITY_EVENT_RETENTION_DAYS (by the time they happened; the `at` index). */
+export const purgeSecurityEvents: Purge = async ({ db, now, securityEventRetentionMs }) =>
+  removed(await db.deleteFrom('security_events').where('at', '<', before(now, securityEventRetentionMs)).execute());
+
 export const purges: Record<string, Purge> = {
   verified_credentials: purgeProofs,
   throttles: purgeThrottles,
@@ -109,4 +115,5 @@ export const purges: Record<string, Purge> = {
   saml_assertions: purgeSamlAssertions,
   password_tokens: purgePasswordTokens,
   sign_in_sources: purgeSignInSources,
+  security_events: purgeSecurityEvents,
 };

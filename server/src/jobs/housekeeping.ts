@@ -15,7 +15,7 @@ export interface HousekeepingDeps {
   now: () => Date;
   logger: Logger;
   jobs: JobScheduler;
-  config: { runtime: { jobRetentionDays: number } };
+  config: { runtime: { jobRetentionDays: number; securityEventRetentionDays: number } };
 }
 
 // The purges, one per table, are the repository's; tests call them one by one.
@@ -27,6 +27,7 @@ export async function runHousekeeping(services: HousekeepingDeps): Promise<Recor
     db: services.db,
     now: services.now(),
     jobRetentionMs: services.config.runtime.jobRetentionDays * dayMs,
+    securityEventRetentionMs: services.config.runtime.securityEventRetentionDays * dayMs,
   };
   const counts: Record<string, number> = {};
   let failure: unknown = null;

@@ -86,7 +86,9 @@ test('housekeeping removes passkey challenges that ran out, and keeps live ones'
       },
     ])
     .execute();
-  expect(await purgePasskeyChallenges({ db: ctx.services.db, now, jobRetentionMs: 0 })).toBeGreaterThanOrEqual(1);
+  expect(
+    await purgePasskeyChallenges({ db: ctx.services.db, now, jobRetentionMs: 0, securityEventRetentionMs: 0 }),
+  ).toBeGreaterThanOrEqual(1);
   const left = await ctx.services.db
     .selectFrom('passkey_challenges')
     .select('challenge')

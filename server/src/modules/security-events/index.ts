@@ -16,3 +16,9 @@ export {
   type SecurityEventOutcome,
 } from './security-events.service';
 export { eventClient, networkOf, coarseUserAgent, regionOnly, type EventClient } from './security-events.client';
+export {
+  allSecurityEvents,
+  exportBatch,
+  latestSecurityEvents,
+  type OperatorEventFilter,
+} from './security-events.operator';

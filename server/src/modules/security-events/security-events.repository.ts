@@ -62,26 +62,40 @@ export function selectUserEvents(db: Executor, userId: number, f: Omit<EventFilt
     .execute();
 }
 
-/** Every event in a time range (the operator tool), oldest first, at most `limit`. */
-export function selectEventsForExport(db: Executor, f: EventFilter & { tenantId?: number; after?: string }) {
-  let q = filtered(db.selectFrom('security_events as e').selectAll('e'), f);
-  if (f.tenantId !== undefined) q = q.where('e.tenant_id', '=', f.tenantId);
+/**
+ * The operator tool's read: every event (or a tenant's, as its administrators see them, or one account's) in id
+ * order, oldest first from `after` (export) or newest first before `before` (list), at most `limit`.
+ */
+export function selectEventsForOperator(
+  db: Executor,
+  f: EventFilter & { tenantId?: number; after?: string; order: 'asc' | 'desc' },
+) {
+  let q = db.selectFrom('security_events as e').selectAll('e');
+  const tenantId = f.tenantId;
+  if (tenantId !== undefined)
+    q = q.where((eb) =>
+      eb.or([
+        eb('e.tenant_id', '=', tenantId),
+        eb.and([
+          eb('e.tenant_id', 'is', null),
+          eb.exists(
+            eb
+              .selectFrom('memberships as m')
+              .select(sql.lit(1).as('one'))
+              .whereRef('m.user_id', '=', 'e.user_id')
+              .where('m.tenant_id', '=', tenantId),
+          ),
+        ]),
+      ]),
+    );
+  q = filtered(q, f);
   if (f.after !== undefined) q = q.where('e.id', '>', f.after as unknown as number);
-  return q.orderBy('e.id', 'asc').limit(f.limit).execute();
+  return q.orderBy('e.id', f.order).limit(f.limit).execute();
 }
 
-/** Removes events older than `before`, at most `batch` of them; answers how many. */
-export async function deleteEventsBefore(db: Executor, before: Date, batch: number): Promise<number> {
-  const result = await db
-    .deleteFrom('security_events')
-    .where(
-      'id',
-      'in',
-      db.selectFrom('security_events').select('id').where('at', '<', before).orderBy('at').limit(batch),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
+/** A user's id by the identity hash of their address (the operator names people by address). */
+export const findUserIdByEmailHash = (db: Executor, hash: string) =>
+  db.selectFrom('users').select('id').where('email_hash', '=', hash).executeTakeFirst();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function filtered<Q extends { where: (...args: any[]) => any }>(q: Q, f: Partial<EventFilter>): Q {
