@@ -8,7 +8,11 @@ import { inlineBootScript, scriptHash } from './boot-script.ts';
 
 const LOCALES = join(import.meta.dirname, '..', 'src', 'i18n', 'locales');
 
-export type Locale = { app: { loading: string; noscript: string }; login: { title: string } } & Record<string, unknown>;
+export type Locale = {
+  app: { loading: string; noscript: string };
+  login: { title: string };
+  account: { title: string };
+} & Record<string, unknown>;
 
 export function readLocales(): Record<string, Locale> {
   const files = readdirSync(LOCALES).filter((file) => file.endsWith('.json'));

@@ -19,7 +19,14 @@ export const PRERENDERED_DIR = 'prerendered';
 /** Where the login screen in `language` lands in the build (and what the host's configuration serves for /login). */
 export const prerenderedLogin = (language: string) => `${PRERENDERED_DIR}/login.${language}.html`;
 
+/** Where the account page's shell in `language` lands in the build (served for /account). */
+export const prerenderedAccount = (language: string) => `${PRERENDERED_DIR}/account.${language}.html`;
+
 type RenderLoginScreen = (language: string, translations: Locale) => Promise<string>;
+interface Renderers {
+  renderLoginScreen: RenderLoginScreen;
+  renderAccountShell: RenderLoginScreen;
+}
 
 /** The built index.html turned into the prerendered login screen in `language` (`markup` is #root's content). */
 export function loginPage(
@@ -28,10 +35,12 @@ export function loginPage(
   locale: Locale,
   markup: string,
   earlyPressSrc?: string,
+  page: 'login' | 'account' = 'login',
 ): string {
+  const title = page === 'login' ? locale.login.title : locale.account.title;
   const steps: [RegExp, (whole: string) => string][] = [
     [/<html lang="[^"]*">/, () => `<html lang="${language}">`],
-    [/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(locale.login.title)}</title>`],
+    [/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`],
     // The shell's texts and boot script: the host chose the language already, and there is nothing to load.
     [/\s*<script type="application\/json" id="shell-texts">[\s\S]*?<\/script>/, () => ''],
     [/\s*<script>[\s\S]*?<\/script>/, () => ''],
@@ -45,7 +54,7 @@ export function loginPage(
       /<div id="root">[\s\S]*<\/div>(?=\s*<\/body>)/,
       () =>
         `<noscript><p class="noscript" lang="${language}">${escapeHtml(locale.app.noscript)}</p></noscript>` +
-        `<div id="root" data-prerendered="login">${markup}</div>`,
+        `<div id="root" data-prerendered="${page}">${markup}</div>`,
     ],
   ];
   return steps.reduce((html, [pattern, replace]) => {
@@ -55,11 +64,11 @@ export function loginPage(
 }
 
 /** Loads web/src/prerender.tsx through Vite's server-side module runner, with the build's mode and settings. */
-async function withRenderer(config: ResolvedConfig, use: (render: RenderLoginScreen) => Promise<void>) {
+async function withRenderer(config: ResolvedConfig, use: (render: Renderers) => Promise<void>) {
   const server = await createServer({ ...prerenderServerConfig(config), plugins: [react()] });
   try {
-    const module = (await server.ssrLoadModule('/src/prerender.tsx')) as { renderLoginScreen: RenderLoginScreen };
-    await use(module.renderLoginScreen);
+    const module = (await server.ssrLoadModule('/src/prerender.tsx')) as Renderers;
+    await use(module);
   } finally {
     await server.close();
   }
@@ -96,12 +105,18 @@ export function prerenderLogin(): Plugin {
         const indexHtml = readFileSync(join(outDir, 'index.html'), 'utf8');
         mkdirSync(join(outDir, PRERENDERED_DIR), { recursive: true });
         const earlyPress = writeEarlyPressScript(outDir);
-        await withRenderer(config, async (render) => {
+        await withRenderer(config, async ({ renderLoginScreen, renderAccountShell }) => {
           for (const [language, locale] of Object.entries(readLocales())) {
-            const markup = await render(language, locale);
+            const markup = await renderLoginScreen(language, locale);
             writeFileSync(
               join(outDir, prerenderedLogin(language)),
               loginPage(indexHtml, language, locale, markup, earlyPress),
+            );
+            // The account page's shell: no early press to record (there is no form before the app runs).
+            const shell = await renderAccountShell(language, locale);
+            writeFileSync(
+              join(outDir, prerenderedAccount(language)),
+              loginPage(indexHtml, language, locale, shell, undefined, 'account'),
             );
           }
         });

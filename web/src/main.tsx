@@ -7,9 +7,10 @@ import './styles.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('No #root element in index.html');
 
-// The host served the build's prerendered login screen (web/shell/prerender.ts) in the language on <html lang>:
-// the app hydrates it in that language. Every other page is index.html's shell, which the app replaces.
-const prerendered = root.dataset.prerendered === 'login' && window.location.pathname === '/login';
+// The host served the build's prerendered login screen or account shell (web/shell/prerender.ts) in the language on
+// <html lang>: the app hydrates it in that language. Every other page is index.html's shell, which the app replaces.
+const screen = root.dataset.prerendered;
+const prerendered = (screen === 'login' || screen === 'account') && window.location.pathname === `/${screen}`;
 // Read before i18next starts (it remembers the language it starts in).
 const browserLanguage = prerendered ? languageOnlyTheBrowserKnows() : null;
 

@@ -5,6 +5,7 @@ import { InvalidRedirectPage } from '../pages/invalid-redirect/invalid-redirect-
 import { LoginPage } from '../pages/login/login-page';
 import { Layout } from './layout';
 import {
+  loadAccountPage,
   loadForgotPasswordPage,
   loadNewPasswordPage,
   loadPasskeyOfferPage,
@@ -18,6 +19,7 @@ const ForgotPasswordPage = lazy(() => loadForgotPasswordPage().then((m) => ({ de
 const NewPasswordPage = lazy(() => loadNewPasswordPage().then((m) => ({ default: m.NewPasswordPage })));
 const SsoReturnPage = lazy(() => loadSsoReturnPage().then((m) => ({ default: m.SsoReturnPage })));
 const PasskeyOfferPage = lazy(() => loadPasskeyOfferPage().then((m) => ({ default: m.PasskeyOfferPage })));
+const AccountPage = lazy(() => loadAccountPage().then((m) => ({ default: m.AccountPage })));
 const RemovePasskeyPage = lazy(() =>
   import('../pages/remove-passkey/remove-passkey-page').then((m) => ({ default: m.RemovePasskeyPage })),
 );
@@ -50,6 +52,7 @@ export function AppRoutes() {
         <Route path="/set-password" element={<NewPasswordPage linkKind="set" />} />
         <Route path="/reset-password" element={<NewPasswordPage linkKind="reset" />} />
         <Route path="/remove-passkey" element={<RemovePasskeyPage />} />
+        <Route path="/account" element={<AccountPage />} />
         <Route path="/invalid-redirect" element={<InvalidRedirectPage />} />
         <Route path="*" element={<ToLogin />} />
       </Route>

@@ -1,13 +1,13 @@
 import { useCallback } from 'react';
 import { type NavigateFunction, useNavigate } from 'react-router';
-import { loadPasskeyOfferPage, loadTwoFactorPage } from './page-loaders';
+import { loadAccountPage, loadPasskeyOfferPage, loadTwoFactorPage } from './page-loaders';
 import { browserLocation } from '../login/browser-location';
 import { browserHasPasskeys, shouldOfferPasskey } from '../login/passkey-device';
 import { type PasskeyOffer, storePendingOffer } from '../login/passkey-offer';
 import type { NextStep } from '../login/sign-in';
 
 /**
- * Takes the browser where the sign-in says: /login/2fa, the calling platform, or /invalid-redirect. The platform
+ * Takes the browser where the sign-in says: /login/2fa, the calling platform, /account, or /invalid-redirect. The platform
  * replaces the current history entry: after a completed sign-in, Back must not land on a sign-in page whose state
  * is gone (it would read 'Login redirect failed'). Before the platform, a sign-in with a password on a device that
  * can hold a passkey goes to the passkey offer (/login/passkey), unless the user declined it on this device.
@@ -23,6 +23,10 @@ export function useFollowNextStep(): (step: NextStep) => void {
           .catch(() => undefined)
           .then(() => navigate('/login/2fa'));
       else if (step.kind === 'invalid-redirect') navigate('/invalid-redirect', { replace: true });
+      else if (step.kind === 'account')
+        void loadAccountPage()
+          .catch(() => undefined)
+          .then(() => navigate('/account', { replace: true }));
       else if (step.passkeyOffer && browserHasPasskeys())
         void offerPasskeyOrLeave(step.url, step.passkeyOffer, navigate);
       else browserLocation.replace(step.url);

@@ -6,3 +6,4 @@ export const loadForgotPasswordPage = () => import('../pages/forgot-password/for
 export const loadNewPasswordPage = () => import('../pages/new-password/new-password-page');
 export const loadSsoReturnPage = () => import('../pages/sso-return/sso-return-page');
 export const loadPasskeyOfferPage = () => import('../pages/passkey-offer/passkey-offer-page');
+export const loadAccountPage = () => import('../pages/account/account-page');

@@ -1,4 +1,4 @@
-import { clearSignInStorage, readRedirectUrl, storeClientType, storeRedirectUrl } from './sign-in-storage';
+import { clearSignInStorage, readRedirectUrl, storeClientType, storeNext, storeRedirectUrl } from './sign-in-storage';
 import { isAllowedRedirect } from './redirect-allow-list';
 
 /**
@@ -17,6 +17,7 @@ export function acceptRedirect(search: URLSearchParams, allowList: readonly stri
     clearSignInStorage();
     storeRedirectUrl(requested);
     storeClientType(search.get('clientType'));
+    storeNext(search.get('next'));
     return true;
   }
   return isAllowedRedirect(readRedirectUrl(), allowList);

@@ -37,6 +37,8 @@ export const KEYS = {
    * and the access token that adds the passkey (passkey-offer.ts).
    */
   passkeyOffer: 'signIn.passkeyOffer',
+  /** Where a completed sign-in goes instead of the platform: 'account' (the account page, `?next=account`). */
+  next: 'signIn.next',
 } as const;
 
 // Session storage can be disabled (privacy modes, sandboxed frames): then the values live for this page only.
@@ -62,6 +64,10 @@ export function write(key: string, value: string | null): void {
 
 export const readRedirectUrl = () => read(KEYS.redirectUrl);
 export const storeRedirectUrl = (url: string) => write(KEYS.redirectUrl, url);
+
+/** The only place a sign-in may go before the platform is the account page. */
+export const readNext = (): 'account' | null => (read(KEYS.next) === 'account' ? 'account' : null);
+export const storeNext = (next: string | null) => write(KEYS.next, next === 'account' ? next : null);
 
 export const readClientType = () => read(KEYS.clientType);
 export const storeClientType = (clientType: string | null) => write(KEYS.clientType, clientType);

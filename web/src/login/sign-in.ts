@@ -1,5 +1,6 @@
 import { clientFor } from '../api/client';
 import { type Session, createPasswordSession } from '../api/create-session';
+import { storeAccountSession } from './account-session';
 import { buildRedirectUrl } from './redirect-url';
 import { needsOneTimeCode } from './factors';
 import { type PasskeyOffer, type SignedInAt, mayOfferPasskey } from './passkey-offer';
@@ -8,6 +9,7 @@ import type { AvailableRegion } from './probe-regions';
 import {
   clearSignInStorage,
   markSignInFinished,
+  readNext,
   readRedirectUrl,
   readRegion,
   storePendingSession,
@@ -21,22 +23,32 @@ import {
 export type NextStep =
   | { kind: 'two-factor' }
   | { kind: 'redirect'; url: string; passkeyOffer?: PasskeyOffer }
-  | { kind: 'invalid-redirect' };
+  | { kind: 'invalid-redirect' }
+  /** The account page (a sign-in started with `?next=account`), which holds the session (account-session.ts). */
+  | { kind: 'account' };
 
 /**
- * Sends the browser back to the calling platform with the session (spec section 4, steps 7-9).
+ * Sends the browser back to the calling platform with the session (spec section 4, steps 7-9), or first to the
+ * account page when the sign-in was started for it (`?next=account`; it goes on to the platform from there).
  * The stored values are removed either way: the sign-in is over. With `signedInAt` (where the session lives), a
  * sign-in with a password carries the passkey offer.
  */
 export function completeSignIn(session: Session, allowList: readonly string[], signedInAt?: SignedInAt): NextStep {
+  const platform = readRedirectUrl();
+  const next = readNext();
   const url = buildRedirectUrl(
-    readRedirectUrl(),
+    platform,
     { refreshToken: session.refreshToken, sessionId: session.id, region: readRegion() },
     allowList,
   );
   clearSignInStorage();
   markSignInFinished(session.id);
   if (!url) return { kind: 'invalid-redirect' };
+  if (next === 'account' && signedInAt && platform) {
+    const { id: sessionId, accessToken, refreshToken } = session;
+    storeAccountSession({ ...signedInAt, sessionId, accessToken, refreshToken, returnUrl: platform });
+    return { kind: 'account' };
+  }
   if (!signedInAt || !mayOfferPasskey(session.factors)) return { kind: 'redirect', url };
   const passkeyOffer = { ...signedInAt, session: { id: session.id, accessToken: session.accessToken } };
   return { kind: 'redirect', url, passkeyOffer };
