@@ -121,6 +121,15 @@ export function forgetPendingSession(): void {
   for (const key of [KEYS.pendingSession, KEYS.otpChallenge, KEYS.region]) write(key, null);
 }
 
+/**
+ * 'Log in as someone else': forgets who was signing in (the pending session and its code, the email, a single
+ * sign-on under way), keeping what the calling platform asked for (redirect, client type).
+ */
+export function forgetWhoSignsIn(): void {
+  forgetPendingSession();
+  for (const key of [KEYS.email, KEYS.ssoAttempt]) write(key, null);
+}
+
 /** Forgets everything the sign-in put in storage (after the redirect, or when it cannot happen). */
 export function clearSignInStorage(): void {
   for (const key of Object.values(KEYS)) write(key, null);

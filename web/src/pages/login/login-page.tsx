@@ -8,7 +8,7 @@ import { Loading } from '../../components/loading';
 import { config } from '../../config/config';
 import type { AvailableRegion } from '../../login/probe-regions';
 import { acceptRedirect } from '../../login/redirect-gate';
-import { readEmail } from '../../login/sign-in-storage';
+import { forgetWhoSignsIn, readEmail } from '../../login/sign-in-storage';
 import { useFollowNextStep } from '../../app/follow-next-step';
 import { type Credentials, LoginForm } from './login-form';
 
@@ -74,7 +74,15 @@ export function LoginPage() {
       ) : (
         <Suspense fallback={<Loading />}>
           {step.kind === 'sso' ? (
-            <SsoStep initialEmail={credentials.email} onBack={back} />
+            <SsoStep
+              initialEmail={credentials.email}
+              onBack={back}
+              onSomeoneElse={() => {
+                forgetWhoSignsIn();
+                setCredentials({ email: '', password: '' });
+                setStep({ kind: 'credentials', returning: false });
+              }}
+            />
           ) : (
             <RegionStep regions={step.regions} credentials={credentials} onBack={back} onNextStep={followNextStep} />
           )}

@@ -32,7 +32,8 @@ export default function RegionStep({ regions, credentials, onBack, onNextStep }:
   const { t } = useTranslation();
   const { alert, setAlert, waiting } = useFormAlert('region-submit');
   const [leaving, setLeaving] = useState(false);
-  useStepEntry(t('region.title'), byId('region-title'), true);
+  // A form to fill in: its one field takes the focus (the live region says the step's title).
+  useStepEntry(t('region.title'), byId('region'), true);
 
   const form = useFormBehaviour(
     useFormik({

@@ -19,13 +19,15 @@ import type { Message } from '../../i18n/failure-messages';
 import { EMAIL_FIELD_KEYS, ssoFailureMessage } from '../../i18n/sso-messages';
 import { useMessage } from '../../i18n/use-message';
 import { browserLocation } from '../../login/browser-location';
-import { readClientType } from '../../login/sign-in-storage';
+import { readClientType, storeEmail } from '../../login/sign-in-storage';
 import { SsoFailure, type SsoTarget, probeSsoRegions, startSso } from '../../login/sso-flow';
 
 export interface SsoStepProps {
   /** What was typed in the login form's email field, to start from. */
   initialEmail: string;
   onBack: () => void;
+  /** 'Log in as someone else': back to an empty login form. */
+  onSomeoneElse: () => void;
 }
 
 interface Leaving {
@@ -63,7 +65,7 @@ function useLeaveForIdentityProvider(): Leaving {
  * 'Log in with SSO': the email picks the organisation. Its domain is looked up in every region the client signs
  * in at; the browser then goes to the organisation's identity provider (several regions: the user picks one).
  */
-export default function SsoStep({ initialEmail, onBack }: SsoStepProps) {
+export default function SsoStep({ initialEmail, onBack, onSomeoneElse }: SsoStepProps) {
   const [choice, setChoice] = useState<{ email: string; targets: SsoTarget[] } | null>(null);
   return choice ? (
     <SsoRegionChoice email={choice.email} targets={choice.targets} onBack={() => setChoice(null)} />
@@ -71,6 +73,7 @@ export default function SsoStep({ initialEmail, onBack }: SsoStepProps) {
     <SsoEmailForm
       initialEmail={initialEmail}
       onBack={onBack}
+      onSomeoneElse={onSomeoneElse}
       onSeveralRegions={(email, targets) => setChoice({ email, targets })}
     />
   );
@@ -79,6 +82,7 @@ export default function SsoStep({ initialEmail, onBack }: SsoStepProps) {
 function SsoEmailForm({
   initialEmail,
   onBack,
+  onSomeoneElse,
   onSeveralRegions,
 }: SsoStepProps & { onSeveralRegions: (email: string, targets: SsoTarget[]) => void }) {
   const { t } = useTranslation();
@@ -86,7 +90,8 @@ function SsoEmailForm({
   const { alert, emailProblem, leaving, leaveFor, fail, clear } = useLeaveForIdentityProvider();
   const waiting = useCountdown(alert?.until ?? null) > 0;
   useDocumentTitle(t('sso.title'));
-  useStepEntry(t('sso.title'), byId('sso-title'), true);
+  // The email field takes the focus: with the email carried over from the login form, Enter goes on at once.
+  useStepEntry(t('sso.title'), byId('sso-email'), true);
 
   const form = useFormBehaviour(
     useFormik({
@@ -95,6 +100,8 @@ function SsoEmailForm({
       onSubmit: async (values) => {
         clear();
         const email = values.email.trim();
+        // Kept for this sign-in: a single sign-on cancelled at the identity provider starts again from it.
+        storeEmail(email);
         try {
           const targets = await probeSsoRegions({ email, clientType: readClientType(), targets: config.regions });
           if (targets.length === 0) throw new SsoFailure('NO_SSO_FOR_DOMAIN');
@@ -147,6 +154,9 @@ function SsoEmailForm({
       <Button type="submit" variant="primary" icon="key" busy={isSubmitting || leaving} disabled={waiting}>
         {t('sso.submit')}
       </Button>
+      <Button variant="tertiary" icon="log-in" onClick={onSomeoneElse}>
+        {t('login.someoneElse')}
+      </Button>
     </form>
   );
 }
@@ -157,7 +167,7 @@ function SsoRegionChoice({ email, targets, onBack }: { email: string; targets: S
   const problem = alert ?? emailProblem;
   const waiting = useCountdown(problem?.until ?? null) > 0;
   useDocumentTitle(t('region.title'));
-  useStepEntry(t('region.title'), byId('sso-region-title'), true);
+  useStepEntry(t('region.title'), byId('sso-region'), true);
 
   const form = useFormBehaviour(
     useFormik({

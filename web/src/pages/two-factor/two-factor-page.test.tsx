@@ -228,6 +228,38 @@ describe('/login/2fa', () => {
     expect(leave).not.toHaveBeenCalled();
   });
 
+  test('after a wrong code, the next code is not judged while typed: "must be 6 digits" shows when the field is left', async () => {
+    givenPendingSession();
+    fakeApi(api(undefined, () => apiError(401, 'INVALID_CREDENTIALS')));
+    const { user } = renderApp('/login/2fa');
+    const input = await screen.findByLabelText('Verification code');
+    await user.type(input, '123456');
+    expect(await screen.findByText('Incorrect verification code')).toBeTruthy();
+    await user.clear(input);
+    await user.type(input, '1');
+    expect(screen.queryByText('Verification code must be 6 digits')).toBeNull();
+    expect(screen.queryByText('Incorrect verification code')).toBeNull();
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    await user.tab();
+    expect(await screen.findByText('Verification code must be 6 digits')).toBeTruthy();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  test('Log in as someone else returns to an empty login form and forgets the pending sign-in and its email', async () => {
+    givenPendingSession();
+    window.sessionStorage.setItem('signIn.email', 'erik@demo.test');
+    fakeApi(api());
+    const { user, location } = renderApp('/login/2fa');
+    await user.click(await screen.findByRole('button', { name: 'Log in as someone else' }));
+    await screen.findByRole('heading', { name: 'Log in to the product' });
+    expect(location()).toBe('/login');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Email')));
+    expect(window.sessionStorage.getItem('signIn.pendingSession')).toBeNull();
+    expect(window.sessionStorage.getItem('signIn.email')).toBeNull();
+    expect(window.sessionStorage.getItem('signIn.redirectUrl')).toBe(REDIRECT);
+  });
+
   test('when the first code request answers 429 with unavailableUntil (a code was just sent), counts down instead of showing an error', async () => {
     jest.useFakeTimers({ now: new Date('2030-01-01T10:00:00.000Z') });
     givenPendingSession();

@@ -1,5 +1,5 @@
 import { useFormik } from 'formik';
-import { useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { asFailure } from '../../api/api-failure';
@@ -31,6 +31,7 @@ import {
   FINISHED_KEY,
   type PendingSession,
   forgetPendingSession,
+  forgetWhoSignsIn,
   isSignInFinished,
   readPendingSession,
 } from '../../login/sign-in-storage';
@@ -132,16 +133,28 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   );
   const code = form.values.code;
   useEffect(() => setVerifyProblem(null), [code]);
+  // A code being typed (after a wrong one, say) is judged when the field is left or the code submitted, not from its
+  // first digit: "must be 6 digits" in red, and read out, while the user is still typing would only interrupt her.
+  const [typing, setTyping] = useState(false);
+  const typed = (text: string) => {
+    setTyping(true);
+    form.setFieldValue('code', codeFromText(text));
+  };
+  const submit = (event?: FormEvent) => {
+    setTyping(false);
+    return form.handleSubmit(event);
+  };
 
   // The sixth digit submits (typed, pasted or filled in by the phone), once for each code.
   const submitted = useRef('');
   useEffect(() => {
     if (code.length !== CODE_LENGTH || code === submitted.current) return;
     submitted.current = code;
+    setTyping(false);
     void form.handleSubmit();
   }, [code, form]);
 
-  const schemaError = form.shownError('code');
+  const schemaError = typing ? undefined : form.shownError('code');
   const deadKey = usedUp ? 'twoFactor.codeUsedUp' : codeExpired ? 'twoFactor.codeExpired' : null;
   const error = schemaError ? t(schemaError) : deadKey ? t(deadKey) : translate(verifyProblem);
   useFocusFirstError(form.submitCount, form.isSubmitting, error ? ['code'] : []);
@@ -163,15 +176,14 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
     forgetPendingSession();
     navigate('/login', { replace: true });
   };
+  const someoneElse = () => {
+    forgetWhoSignsIn();
+    navigate('/login', { replace: true });
+  };
 
   return (
     <section className="card">
-      <form
-        className="stack"
-        noValidate
-        onSubmit={(event) => void form.handleSubmit(event)}
-        aria-labelledby="two-factor-title"
-      >
+      <form className="stack" noValidate onSubmit={(event) => void submit(event)} aria-labelledby="two-factor-title">
         <h1 id="two-factor-title" className="page-title" tabIndex={-1}>
           {title}
         </h1>
@@ -225,12 +237,15 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
               pattern="[0-9]*"
               className="field__input--code"
               value={code}
-              onChange={(event) => form.setFieldValue('code', codeFromText(event.target.value))}
+              onChange={(event) => typed(event.target.value)}
               onPaste={(event) => {
                 event.preventDefault();
-                form.setFieldValue('code', codeFromText(event.clipboardData.getData('text')));
+                typed(event.clipboardData.getData('text'));
               }}
-              onBlur={form.handleBlur}
+              onBlur={(event) => {
+                setTyping(false);
+                form.handleBlur(event);
+              }}
               error={error}
             />
             <Button
@@ -283,6 +298,10 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
                 </Button>
               )}
             </div>
+            {/* Not who should sign in here (a shared phone, the wrong account): back to an empty login form. */}
+            <Button variant="tertiary" icon="log-in" onClick={someoneElse}>
+              {t('login.someoneElse')}
+            </Button>
           </>
         )}
       </form>
