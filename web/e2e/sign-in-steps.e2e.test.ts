@@ -173,3 +173,97 @@ describe('starting over as someone else (issue 46 §8)', () => {
     await expectFocus(page, 'input#email');
   });
 });
+
+/** What this tab keeps for the sign-in: never the password, nor a token in the address. */
+async function expectNoPasswordKept(page: Page) {
+  const kept = await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }));
+  expect(kept).not.toContain(PASSWORD);
+  expect(page.url()).not.toContain(encodeURIComponent(PASSWORD));
+  expect(page.url()).not.toMatch(/token/i);
+}
+
+describe('each step in its own address: Back and reload (issue 46 §7)', () => {
+  test('the region step is /login/region: a reload keeps it (asking for the password again, which is never kept), and the sign-in goes on', async () => {
+    const { page, requests } = await visit(loginPath('admin'));
+    await fillLogin(page, 'maria@demo.test', PASSWORD);
+    await page.locator('#region').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login/region');
+    await expectNoPasswordKept(page);
+    await page.reload();
+    await page.getByRole('heading', { name: en.region.title }).waitFor();
+    expect(await page.locator('#region option').allTextContents()).toEqual([
+      en.region.placeholder,
+      en.region.europe,
+      en.region.brazil,
+    ]);
+    await expectFocus(page, 'select#region');
+    // The password was not kept: the step asks for it once more.
+    expect(await page.inputValue('#region-password')).toBe('');
+    await page.selectOption('#region', 'sa-east-1');
+    await page.click('form button[type=submit]');
+    expect(await text(page, '#region-password-error')).toBe(en.validation.passwordRequired);
+    await page.fill('#region-password', PASSWORD);
+    await page.click('form button[type=submit]');
+    await expectProvenSession(stack, page, 'admin', 'sa-east-1');
+    expect(requests).toContain(`POST ${stack.brazil.url}/core/v1/sessions`);
+  });
+
+  test('Back from the region step returns to the login form with the email, and Forward to the region step, which signs in', async () => {
+    const { page } = await visit(loginPath('admin'));
+    await fillLogin(page, 'maria@demo.test', PASSWORD);
+    await page.locator('#region').waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: en.login.title }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await page.inputValue('#email')).toBe('maria@demo.test');
+    await expectFocus(page, 'h1#login-title');
+    await page.goForward();
+    await page.getByRole('heading', { name: en.region.title }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login/region');
+    // Within the page's life the password typed is still at hand: no need to type it again.
+    expect(await page.locator('#region-password').count()).toBe(0);
+    await page.selectOption('#region', 'eu-north-1');
+    await page.click('form button[type=submit]');
+    await expectProvenSession(stack, page, 'admin', 'eu-north-1');
+  });
+
+  test('the SSO step is /login/sso/email: a reload keeps it with the email, Back returns to the login form, Back from the identity provider to the step', async () => {
+    const { page } = await visit(loginPath());
+    await page.locator('#email').waitFor();
+    await page.fill('#email', SSO_USER);
+    await openSso(page);
+    expect(new URL(page.url()).pathname).toBe('/login/sso/email');
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: en.sso.title }).waitFor();
+    expect(await page.inputValue('#sso-email')).toBe(SSO_USER);
+    await expectFocus(page, 'input#sso-email');
+    await page.keyboard.press('Enter');
+    await atIdp(page);
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: en.sso.title }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login/sso/email');
+    expect(await page.inputValue('#sso-email')).toBe(SSO_USER);
+    await page.goBack();
+    await page.getByRole('heading', { name: en.login.title }).waitFor();
+    expect(await page.inputValue('#email')).toBe(SSO_USER);
+    await expectNoPasswordKept(page);
+  });
+
+  test('Back from the code page returns to the login form with the email (the sign-in is not ended): Forward to the code, which signs in', async () => {
+    const { page } = await visit(loginPath());
+    const since = Date.now();
+    await fillLogin(page, 'erik@demo.test', PASSWORD);
+    await page.waitForURL(`${stack.web}/login/2fa`);
+    const code = codeIn(await awaitMessage(stack.europe.url, 'erik@demo.test', since));
+    await expectNoPasswordKept(page);
+    await page.goBack();
+    await page.getByRole('heading', { name: en.login.title }).waitFor();
+    expect(await page.inputValue('#email')).toBe('erik@demo.test');
+    await expectFocus(page, 'h1#login-title');
+    await page.goForward();
+    await page.getByRole('heading', { name: en.twoFactor.titleEmail }).waitFor();
+    await expectFocus(page, 'input#code');
+    await page.keyboard.type(code);
+    await expectProvenSession(stack, page, 'app', 'eu-north-1');
+  });
+});

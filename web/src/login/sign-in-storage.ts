@@ -37,6 +37,12 @@ export const KEYS = {
    * and the access token that adds the passkey (passkey-offer.ts).
    */
   passkeyOffer: 'signIn.passkeyOffer',
+  /** The regions the region step (/login/region) offers; its password is never stored (sign-in-steps.ts). */
+  stepRegions: 'signIn.stepRegions',
+  /** The regions the SSO region choice (/login/sso/region) offers. */
+  ssoTargets: 'signIn.ssoTargets',
+  /** A step after the login form was on view: Back to the form is a return. */
+  laterStep: 'signIn.laterStep',
 } as const;
 
 // Session storage can be disabled (privacy modes, sandboxed frames): then the values live for this page only.
@@ -119,15 +125,6 @@ export const storeChallenge = (challenge: StoredChallenge | null) =>
 /** Forgets the pending session and its code, keeping what starts the sign-in again (redirect, client type, email). */
 export function forgetPendingSession(): void {
   for (const key of [KEYS.pendingSession, KEYS.otpChallenge, KEYS.region]) write(key, null);
-}
-
-/**
- * 'Log in as someone else': forgets who was signing in (the pending session and its code, the email, a single
- * sign-on under way), keeping what the calling platform asked for (redirect, client type).
- */
-export function forgetWhoSignsIn(): void {
-  forgetPendingSession();
-  for (const key of [KEYS.email, KEYS.ssoAttempt]) write(key, null);
 }
 
 /** Forgets everything the sign-in put in storage (after the redirect, or when it cannot happen). */

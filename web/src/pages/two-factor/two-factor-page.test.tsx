@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { browserLocation } from '../../login/browser-location';
 import { storeRedirectUrl } from '../../login/sign-in-storage';
+import { clockTime } from './two-factor-page';
 import { BRAZIL, type Reply, apiError, deferred, fakeApi } from '../../test/fake-api';
 import { REDIRECT, renderApp } from '../../test/render-app';
 import {
@@ -311,5 +312,17 @@ describe('/login/2fa', () => {
     expect(await screen.findByRole('heading', { name: /Login redirect failed/ })).toBeTruthy();
     expect(location()).toBe('/invalid-redirect');
     expect(leave).not.toHaveBeenCalled();
+  });
+});
+
+describe('the time of day a new code can be asked for', () => {
+  const at = new Date(2026, 10, 29, 14, 5).getTime();
+  test.each([
+    ['en', ['en-GB', 'en'], '14:05'],
+    ['en', ['en-US'], '2:05 PM'],
+    ['sv', ['en-GB', 'sv-SE'], '14:05'],
+    ['en', ['sv-SE'], '2:05 PM'],
+  ])('in %s with the browser asking for %j, reads %s', (language, preferred, expected) => {
+    expect(clockTime(at, language, preferred).replace(/\s/g, ' ')).toBe(expected);
   });
 });

@@ -31,10 +31,10 @@ import {
   FINISHED_KEY,
   type PendingSession,
   forgetPendingSession,
-  forgetWhoSignsIn,
   isSignInFinished,
   readPendingSession,
 } from '../../login/sign-in-storage';
+import { clearLaterStep, forgetWhoSignsIn, markLaterStep } from '../../login/sign-in-steps';
 import { useFollowNextStep } from '../../app/follow-next-step';
 import { codeSchema } from './code-schema';
 import { MAX_WRONG_TRIES, useOtpChallenge } from './use-otp-challenge';
@@ -88,6 +88,8 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   const title = challenge.channel === 'email' ? t('twoFactor.titleEmail') : t('twoFactor.titleSms');
   useDocumentTitle(title);
 
+  // Back from here meets the login form again as a return (its heading focused and announced).
+  useEffect(markLaterStep, []);
   const finishedElsewhere = useFinishedElsewhere(pending.session.id);
   const sessionLeft = useCountdown(pending.expiresAt ?? null);
   const sessionEnded =
@@ -174,6 +176,8 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   };
   const logInAgain = () => {
     forgetPendingSession();
+    // A new start, not a return: the login form focuses the password of the kept email.
+    clearLaterStep();
     navigate('/login', { replace: true });
   };
   const someoneElse = () => {
@@ -309,7 +313,11 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   );
 }
 
-/** The time of day of a client instant, as the user's language writes it (14:05, 2:05 PM). */
-function clockTime(at: number, language: string): string {
-  return new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit' }).format(new Date(at));
+/**
+ * The time of day of a client instant, as the user's language writes it where she is: the page's language with the
+ * browser's own region when the browser names one for it (en-GB 14:05, en-US 2:05 PM).
+ */
+export function clockTime(at: number, language: string, preferred: readonly string[] = navigator.languages): string {
+  const local = preferred.find((tag) => tag.toLowerCase().split('-')[0] === language.toLowerCase().split('-')[0]);
+  return new Intl.DateTimeFormat(local ?? language, { hour: 'numeric', minute: '2-digit' }).format(new Date(at));
 }
