@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import en from '../src/i18n/locales/en.json';
+import nl from '../src/i18n/locales/nl.json';
 import { awaitMessage, codeIn } from './support/browser';
 import { browserSuite } from './support/browser-suite';
 import {
@@ -265,5 +266,20 @@ describe('each step in its own address: Back and reload (issue 46 §7)', () => {
     await expectFocus(page, 'input#code');
     await page.keyboard.type(code);
     await expectProvenSession(stack, page, 'app', 'eu-north-1');
+  });
+});
+
+describe('the language picker (issue 46 §14)', () => {
+  test('the arrow keys move through the languages without switching the page; Enter switches', async () => {
+    const { page } = await visit(loginPath());
+    await page.locator('#email').waitFor();
+    await page.focus('#language-picker');
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(500);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await text(page, 'h1')).toBe(en.login.title);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.documentElement.lang === 'nl');
+    expect(await text(page, 'h1')).toBe(nl.login.title);
   });
 });

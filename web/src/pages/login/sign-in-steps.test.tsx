@@ -29,7 +29,7 @@ describe('the steps of a sign-in, each at its own address (issue 46 §7)', () =>
     await user.type(screen.getByLabelText('Email'), 'maria@demo.test');
     await user.type(screen.getByLabelText('Password'), PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Log in' }));
-    await screen.findByRole('heading', { name: 'Select region' });
+    await screen.findByRole('heading', { name: 'Select region' }, { timeout: 5000 });
     expect(location()).toBe('/login/region');
     expect(JSON.stringify({ ...window.sessionStorage, ...window.localStorage })).not.toContain(PASSWORD);
     // The password is at hand within the page: the step does not ask for it.
@@ -40,7 +40,7 @@ describe('the steps of a sign-in, each at its own address (issue 46 §7)', () =>
     reloadedAtRegionStep();
     const { calls } = fakeApi(() => ({ status: 201, body: sessionBody({ email: 'verified' }) }));
     const { user } = renderApp('/login/region');
-    const select = await screen.findByRole('combobox', { name: 'Region' });
+    const select = await screen.findByRole('combobox', { name: 'Region' }, { timeout: 5000 });
     expect(
       within(select)
         .getAllByRole('option')
@@ -61,7 +61,7 @@ describe('the steps of a sign-in, each at its own address (issue 46 §7)', () =>
     storeRedirectUrl(REDIRECT);
     fakeApi(() => ({ status: 500, body: {} }));
     const { location } = renderApp('/login/region');
-    await screen.findByRole('heading', { name: 'Log in to the product' });
+    await screen.findByRole('heading', { name: 'Log in to the product' }, { timeout: 5000 });
     expect(location()).toBe('/login');
   });
 
