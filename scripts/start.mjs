@@ -192,6 +192,7 @@ Demo accounts (password Demo-Password-1!):
   sofia@demo.test  Sweden/Europe, email and SMS codes
   maria@demo.test  Sweden/Europe and Brazil (pick a region)
   joao@demo.test   Brazil only
+  pia@demo.test    Sweden/Europe, email code: the account for trying passkeys (README, Passkeys)
   sso-user@sso.demo.test  'Log in with SSO' (Sweden/Europe): sign in at the development identity provider
                           (${devIdp.issuer}) with any password
   nora@demo.test   invited, no password yet: open the link in her invitation at

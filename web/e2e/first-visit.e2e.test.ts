@@ -146,7 +146,7 @@ describe('a first visit, as a new user makes it', () => {
     ]);
   });
 
-  test('when the hourly code limit is reached, the code page says so and when a new code can be asked for', async () => {
+  test("when the hourly code limit is reached, the code page says so and when a new code can be asked for, on the clock of the browser's country (24 hours in en-GB)", async () => {
     const { page } = await visit(loginPath());
     const nextAt = new Date(Date.now() + 40 * 60_000);
     await page.route('**/core/v1/sessions/*/challenges', (route) =>
@@ -171,10 +171,12 @@ describe('a first visit, as a new user makes it', () => {
     );
     await fillLogin(page, 'erik@demo.test', PASSWORD);
     await page.waitForURL(`${stack.web}/login/2fa`);
+    // The browser is British: its clock has 24 hours (14:05, not 2:05 PM; no AM or PM), in the page's English.
     const time = await page.evaluate(
-      (at) => new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit' }).format(new Date(at)),
+      (at) => new Intl.DateTimeFormat('en-GB', { hour: 'numeric', minute: '2-digit' }).format(new Date(at)),
       nextAt.toISOString(),
     );
+    expect(time).toMatch(/^\d{1,2}:\d{2}$/);
     await page.getByText(en.twoFactor.codeLimitReached.replace('{{time}}', time)).waitFor({ timeout: 10_000 });
     expect(await page.getByText(en.twoFactor.sentRecently).count()).toBe(0);
   });
@@ -299,11 +301,11 @@ describe('the prerendered login screen (issue 27 §2)', () => {
 });
 
 describe("the region's API reference (/docs)", () => {
-  test('loads compressed, under a policy that refuses nothing on it: its own inline scripts by hash, and the Redoc logo', async () => {
+  test('loads compressed, under a policy that refuses nothing on it: its own inline scripts by hash, and its own logo', async () => {
     const { page, cspViolations } = await visit(`${stack.europe.url}/docs`, 'en-GB', { waitForApp: false });
     const response = await page.waitForResponse((r) => r.url() === `${stack.europe.url}/docs`).catch(() => null);
     await page.waitForLoadState('load');
-    // The reference is on the page, and Redoc's scripts (and its logo) had their moment to run and load.
+    // The reference is on the page, and Redoc's scripts (and the page's logo) had their moment to run and load.
     await page.waitForFunction(() => (document.getElementById('redoc')?.textContent?.length ?? 0) > 1000);
     await page.waitForTimeout(1500);
     expect(cspViolations).toEqual([]);

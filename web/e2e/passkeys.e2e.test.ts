@@ -240,7 +240,7 @@ describe('passkeys in a real browser (virtual authenticator) against two regions
     await page.getByRole('button', { name: en.passkey.notNow, exact: true }).click();
     await expectProvenSession(stack, page, 'app', 'eu-north-1');
 
-    // "Sign in with a passkey" on this device: no passkey signs, and the message says so, not "Something went wrong".
+    // "Log in with a passkey" on this device: no passkey signs, and the message says so, not "Something went wrong".
     await page.goto(`${stack.web}${loginPathFor(stack, 'app')}`);
     await page.getByRole('button', { name: en.passkey.signIn, exact: true }).click();
     await alert.waitFor();

@@ -108,12 +108,12 @@ describe('sign-in in a real browser against two regions', () => {
     expect(await text(page, '#proof')).toBe('No session received yet: log in first.');
   });
 
-  test('an account in both regions (maria) picks the region (its heading takes the focus and is announced), and the session is created there', async () => {
+  test('an account in both regions (maria) picks the region (its list takes the focus, its title is announced), and the session is created there', async () => {
     const { page, requests } = await visit(loginPath('admin'));
     await fillLogin(page, 'Maria@Demo.test', PASSWORD);
     await page.locator('#region').waitFor();
     expect(await text(page, 'h1')).toBe(en.region.title);
-    await page.waitForFunction(() => document.activeElement?.id === 'region-title');
+    await expectFocus(page, 'select#region');
     await expectAnnounced(page, en.region.title);
     expect(await page.locator('#region option').allTextContents()).toEqual([
       en.region.placeholder,
@@ -133,7 +133,7 @@ describe('sign-in in a real browser against two regions', () => {
   test('the back arrow of the region step, pressed with the keyboard, returns to the login form with its heading focused and announced', async () => {
     const { page } = await visit(loginPath('admin'));
     await fillLogin(page, 'maria@demo.test', PASSWORD);
-    await page.waitForFunction(() => document.activeElement?.id === 'region-title');
+    await expectFocus(page, 'select#region');
     await page.keyboard.press('Shift+Tab');
     await expectFocusRole(page, `button:${en.region.back}`);
     await page.keyboard.press('Enter');

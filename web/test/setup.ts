@@ -1,4 +1,5 @@
 import { cleanup } from '@testing-library/react';
+import { holdPassword } from '../src/login/sign-in-steps';
 
 const realFetch = globalThis.fetch;
 
@@ -7,6 +8,8 @@ afterEach(() => {
   globalThis.fetch = realFetch;
   window.sessionStorage.clear();
   window.localStorage.clear();
+  // The password a step holds in the page's memory (never in storage) goes with the page.
+  holdPassword('');
   jest.useRealTimers();
   jest.restoreAllMocks();
 });

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { servePage } from '../../src/http/docs-page';
 import { docsPath } from '../../src/http/spec';
 
 let ctx: TestContext;
@@ -44,7 +45,8 @@ describe('docs and headers', () => {
   });
 
   test('GET /docs is sent compressed, Brotli or gzip as the browser takes it, and whole otherwise', async () => {
-    const file = readFileSync(docsPath);
+    // The page as served: Redoc's, with its own logo, favicon and fixes (docs-page.ts).
+    const file = Buffer.from(servePage(readFileSync(docsPath, 'utf8')));
     // Plain Node HTTP: what crosses the wire, undecoded (supertest decodes what it receives).
     const server = ctx.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

@@ -20,6 +20,10 @@ const NewPasswordPage = lazy(() => loadNewPasswordPage().then((m) => ({ default:
 const SsoReturnPage = lazy(() => loadSsoReturnPage().then((m) => ({ default: m.SsoReturnPage })));
 const PasskeyOfferPage = lazy(() => loadPasskeyOfferPage().then((m) => ({ default: m.PasskeyOfferPage })));
 const AccountPage = lazy(() => loadAccountPage().then((m) => ({ default: m.AccountPage })));
+// The steps after the login form, each at its own address (its code is fetched before the form moves there).
+const RegionPage = lazy(() => import('../pages/login/region-step'));
+const SsoPage = lazy(() => import('../pages/login/sso-step'));
+const SsoRegionPage = lazy(() => import('../pages/login/sso-step').then((m) => ({ default: m.SsoRegionPage })));
 const RemovePasskeyPage = lazy(() =>
   import('../pages/remove-passkey/remove-passkey-page').then((m) => ({ default: m.RemovePasskeyPage })),
 );
@@ -45,6 +49,9 @@ export function AppRoutes() {
     <Routes>
       <Route element={<Layout />}>
         <Route path="/login" element={<LoginPage />} />
+        <Route path="/login/region" element={<RegionPage />} />
+        <Route path="/login/sso/email" element={<SsoPage />} />
+        <Route path="/login/sso/region" element={<SsoRegionPage />} />
         <Route path="/login/2fa" element={<TwoFactorPage />} />
         <Route path="/login/sso" element={<SsoReturnPage />} />
         <Route path="/login/passkey" element={<PasskeyOfferPage />} />

@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
 import { followHtmlLang } from '../i18n/html-lang';
@@ -25,6 +25,19 @@ describe('layout', () => {
       'Español',
     ]);
     expect(picker.value).toBe('en');
+  });
+
+  test('moving through the languages with the arrow keys switches nothing; Enter switches to the one shown', async () => {
+    renderApp(loginPath());
+    const picker = screen.getByRole('combobox', { name: 'Language' }) as HTMLSelectElement;
+    fireEvent.keyDown(picker, { key: 'ArrowDown' });
+    fireEvent.change(picker, { target: { value: 'nl' } });
+    fireEvent.keyDown(picker, { key: 'ArrowDown' });
+    fireEvent.change(picker, { target: { value: 'fi' } });
+    expect(picker.value).toBe('fi');
+    expect(screen.getByRole('heading', { name: 'Log in to the product' })).toBeTruthy();
+    fireEvent.keyDown(picker, { key: 'Enter' });
+    expect(await screen.findByRole('heading', { name: 'Kirjaudu tuotteeseen' })).toBeTruthy();
   });
 
   test('when Svenska is picked, the page turns Swedish and <html lang> follows', async () => {

@@ -58,7 +58,7 @@ function writeLocal(key: string, value: string): void {
   }
 }
 
-/** Whether to offer "Sign in faster next time with a passkey" after a sign-in on this device. */
+/** Whether to offer "Log in faster next time with a passkey" after a sign-in on this device. */
 export async function shouldOfferPasskey(): Promise<boolean> {
   if (readLocal(OFFER_DECLINED_KEY) || readLocal(ADDED_HERE_KEY)) return false;
   return platformAuthenticatorAvailable();

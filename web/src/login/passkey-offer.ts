@@ -10,7 +10,7 @@ export interface SignedInAt {
   baseUrl: string;
 }
 
-/** A sign-in that is complete but waits for the answer to "Sign in faster next time with a passkey". */
+/** A sign-in that is complete but waits for the answer to "Log in faster next time with a passkey". */
 export interface PasskeyOffer extends SignedInAt {
   /** The session, whose access token adds the passkey to its account. */
   session: { id: string; accessToken: string };

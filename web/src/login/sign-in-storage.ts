@@ -39,6 +39,12 @@ export const KEYS = {
   passkeyOffer: 'signIn.passkeyOffer',
   /** Where a completed sign-in goes instead of the platform: 'account' (the account page, `?next=account`). */
   next: 'signIn.next',
+  /** The regions the region step (/login/region) offers; its password is never stored (sign-in-steps.ts). */
+  stepRegions: 'signIn.stepRegions',
+  /** The regions the SSO region choice (/login/sso/region) offers. */
+  ssoTargets: 'signIn.ssoTargets',
+  /** A step after the login form was on view: Back to the form is a return. */
+  laterStep: 'signIn.laterStep',
 } as const;
 
 // Session storage can be disabled (privacy modes, sandboxed frames): then the values live for this page only.

@@ -73,12 +73,12 @@ describe('/login: focus, announcements and waits', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Log in' }));
   });
 
-  test('the region step takes the focus on its heading and is announced; Back returns to the form, its heading focused and announced', async () => {
+  test('the region step puts the focus in its region list and is announced; Back returns to the form, its heading focused and announced', async () => {
     fakeApi(bothRegions);
     const { user } = renderApp(loginPath());
     await fillIn(user, 'maria@demo.test', 'secret');
-    const heading = await screen.findByRole('heading', { name: 'Select region' });
-    await waitFor(() => expect(document.activeElement).toBe(heading));
+    await screen.findByRole('heading', { name: 'Select region' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Region' })));
     await waitFor(() => expect(announced()).toBe('Select region'));
     await user.click(screen.getByRole('button', { name: 'Back to login' }));
     const login = await screen.findByRole('heading', { name: 'Log in to the product' });

@@ -1,14 +1,19 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useMovedHere } from '../../app/announcer';
 import { useHydrating } from '../../app/hydration';
 import { useDocumentTitle } from '../../app/use-document-title';
-import { Loading } from '../../components/loading';
 import { config } from '../../config/config';
-import type { AvailableRegion } from '../../login/probe-regions';
 import { acceptRedirect } from '../../login/redirect-gate';
-import { readEmail } from '../../login/sign-in-storage';
+import { readEmail, storeEmail } from '../../login/sign-in-storage';
+import {
+  cameBackFromLaterStep,
+  clearLaterStep,
+  holdPassword,
+  readHeldPassword,
+  storeStepRegions,
+} from '../../login/sign-in-steps';
 import { useFollowNextStep } from '../../app/follow-next-step';
 import { type Credentials, LoginForm } from './login-form';
 
@@ -25,61 +30,53 @@ function warmUpSignIn() {
   return () => clearTimeout(handle);
 }
 
-// The region and SSO steps are code most sign-ins never run: they load when needed (or warmed up after the first render).
-const RegionStep = lazy(() => import('./region-step'));
-const SsoStep = lazy(() => import('./sso-step'));
-
-type Step =
-  { kind: 'credentials'; returning: boolean } | { kind: 'region'; regions: AvailableRegion[] } | { kind: 'sso' };
-
+/**
+ * /login: the first step of a sign-in. The steps after it have addresses of their own (/login/region,
+ * /login/sso/email; app-routes.tsx), so Back, Forward and a reload behave on each (login/sign-in-steps.ts).
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
   const movedHere = useMovedHere();
   // The build's prerendered screen (web/shell/prerender.ts) knows no query and no storage: while it hydrates, this
   // page renders just that, and the real state right after (the form then takes what was typed meanwhile).
   const hydrating = useHydrating();
   // Decided once, on arrival: the redirect target must be known before anything is typed.
   const [redirectAccepted] = useState(() => acceptRedirect(searchParams, config.redirectAllowList));
-  const [step, setStep] = useState<Step>({ kind: 'credentials', returning: false });
-  // The email of this sign-in, when the user comes back to log in again (read after acceptRedirect, which may clear it).
-  const [credentials, setCredentials] = useState<Credentials>(() => ({
+  // Met again from a later step (Back): its heading is focused and announced.
+  const [returning] = useState(() => !hydrating && cameBackFromLaterStep());
+  useEffect(clearLaterStep, []);
+  // The email of this sign-in, when the user comes back to log in again (read after acceptRedirect, which may clear
+  // it), and the password typed before a later step, while this page lives (it is never stored).
+  const [credentials] = useState<Credentials>(() => ({
     email: hydrating ? '' : readEmail(),
-    password: '',
+    password: hydrating ? '' : readHeldPassword(),
   }));
   const followNextStep = useFollowNextStep();
-  useDocumentTitle(t(step.kind === 'credentials' ? 'login.title' : `${step.kind}.title`));
+  useDocumentTitle(t('login.title'));
   useEffect(warmUpSignIn, []);
 
   if (!redirectAccepted && !hydrating) return <Navigate to="/invalid-redirect" replace />;
-  const back = () => setStep({ kind: 'credentials', returning: true });
 
   return (
     <section className="card">
-      {step.kind === 'credentials' ? (
-        <LoginForm
-          initialValues={credentials}
-          returning={step.returning}
-          movedHere={movedHere}
-          onNextStep={followNextStep}
-          onSeveralRegions={(regions, entered) => {
-            setCredentials(entered);
-            setStep({ kind: 'region', regions });
-          }}
-          onSso={(entered) => {
-            setCredentials(entered);
-            setStep({ kind: 'sso' });
-          }}
-        />
-      ) : (
-        <Suspense fallback={<Loading />}>
-          {step.kind === 'sso' ? (
-            <SsoStep initialEmail={credentials.email} onBack={back} />
-          ) : (
-            <RegionStep regions={step.regions} credentials={credentials} onBack={back} onNextStep={followNextStep} />
-          )}
-        </Suspense>
-      )}
+      <LoginForm
+        initialValues={credentials}
+        returning={returning}
+        movedHere={movedHere}
+        onNextStep={followNextStep}
+        onSeveralRegions={(regions, entered) => {
+          storeStepRegions(regions);
+          holdPassword(entered.password);
+          void navigate('/login/region');
+        }}
+        onSso={(entered) => {
+          storeEmail(entered.email.trim());
+          holdPassword(entered.password);
+          void navigate('/login/sso/email');
+        }}
+      />
     </section>
   );
 }

@@ -33,7 +33,7 @@ function regions(session: Route = () => ({ status: 201, body: sessionBody({ pass
   };
 }
 
-const passkeyButton = () => screen.findByRole('button', { name: 'Sign in with a passkey' });
+const passkeyButton = () => screen.findByRole('button', { name: 'Log in with a passkey' });
 
 beforeEach(() => authenticate.mockReset());
 afterEach(withoutWebAuthn);
@@ -44,7 +44,7 @@ describe('/login: passkeys', () => {
     renderApp(loginPath());
     await screen.findByRole('button', { name: 'Log in with SSO' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByRole('button', { name: 'Sign in with a passkey' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Log in with a passkey' })).toBeNull();
     expect(calls).toHaveLength(0);
   });
 

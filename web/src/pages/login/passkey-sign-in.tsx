@@ -31,7 +31,7 @@ interface PasskeySignInProps {
 }
 
 /**
- * "Sign in with a passkey", and the same passkeys offered in the email field's autofill (conditional mediation)
+ * "Log in with a passkey", and the same passkeys offered in the email field's autofill (conditional mediation)
  * where the browser can. Both ask every region for a challenge and sign in at the region the passkey names
  * (login/passkey-flow.ts, loaded with @simplewebauthn/browser only when a ceremony starts). Shown only once the
  * page runs in a browser with WebAuthn, so the page as first rendered is the same everywhere.

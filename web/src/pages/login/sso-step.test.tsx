@@ -51,19 +51,35 @@ async function submitEmail(user: ReturnType<typeof renderApp>['user'], email: st
 }
 
 describe('the SSO step', () => {
-  test('Log in with SSO opens the step with focus on its heading, asks for the work email, and sends nothing yet', async () => {
+  test('Log in with SSO opens the step with the focus in its email field, asks for the work email, and sends nothing yet', async () => {
     const { calls } = fakeApi(europeSso());
     await openSso();
     expect(
       screen.getByText("Type in your work email. You will continue to your organisation's sign-in page."),
     ).toBeTruthy();
-    // A new step: focus on its heading (the next Tab reaches the email), and the step is announced.
-    await waitFor(() =>
-      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1, name: 'Log in with SSO' })),
-    );
+    // A new step to fill in: the focus in its field (Enter goes on with a carried-over email), the step announced.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Work email')));
     await waitFor(() => expect(screen.getByTestId('announcer').textContent).toBe('Log in with SSO'));
     expect(document.title).toBe('Log in with SSO');
     expect(calls).toHaveLength(0);
+  });
+
+  test('Log in as someone else returns to an empty login form, its email field focused', async () => {
+    const app = renderApp(loginPath());
+    await app.user.type(screen.getByLabelText('Email'), 'anna@sso.demo.test');
+    await app.user.click(screen.getByRole('button', { name: 'Log in with SSO' }));
+    await app.user.click(await screen.findByRole('button', { name: 'Log in as someone else' }));
+    await screen.findByRole('heading', { name: 'Log in to the product' });
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Email')));
+  });
+
+  test('the email sent to the identity provider is kept for the sign-in: a cancelled sign-on starts again from it', async () => {
+    fakeApi(europeSso());
+    jest.spyOn(browserLocation, 'assign').mockImplementation(() => undefined);
+    const { user } = await openSso();
+    await submitEmail(user, ' anna@sso.demo.test ');
+    await waitFor(() => expect(window.sessionStorage.getItem('signIn.email')).toBe('anna@sso.demo.test'));
   });
 
   test('the email typed in the login form is carried over', async () => {

@@ -1,6 +1,16 @@
 import { useFormik } from 'formik';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate } from 'react-router';
+import { useStepBack } from '../../app/step-back';
+import { isAllowedRedirect } from '../../login/redirect-allow-list';
+import {
+  type StoredSsoTarget,
+  forgetWhoSignsIn,
+  markLaterStep,
+  readSsoTargets,
+  storeSsoTargets,
+} from '../../login/sign-in-steps';
 import { useFormBehaviour } from '../../app/form-behaviour';
 import { byId, useStepEntry } from '../../app/announcer';
 import { lazySchema } from '../../app/schema-validation';
@@ -19,13 +29,15 @@ import type { Message } from '../../i18n/failure-messages';
 import { EMAIL_FIELD_KEYS, ssoFailureMessage } from '../../i18n/sso-messages';
 import { useMessage } from '../../i18n/use-message';
 import { browserLocation } from '../../login/browser-location';
-import { readClientType } from '../../login/sign-in-storage';
-import { SsoFailure, type SsoTarget, probeSsoRegions, startSso } from '../../login/sso-flow';
+import { readClientType, readEmail, readRedirectUrl, storeEmail } from '../../login/sign-in-storage';
+import { SsoFailure, probeSsoRegions, startSso } from '../../login/sso-flow';
 
 export interface SsoStepProps {
   /** What was typed in the login form's email field, to start from. */
   initialEmail: string;
   onBack: () => void;
+  /** 'Log in as someone else': back to an empty login form. */
+  onSomeoneElse: () => void;
 }
 
 interface Leaving {
@@ -33,7 +45,7 @@ interface Leaving {
   emailProblem: Message | null;
   leaving: boolean;
   /** Opens the SSO session in the target region and sends the browser to the identity provider. */
-  leaveFor: (target: SsoTarget, email: string) => Promise<void>;
+  leaveFor: (target: StoredSsoTarget, email: string) => Promise<void>;
   fail: (error: unknown) => void;
   clear: () => void;
 }
@@ -51,7 +63,7 @@ function useLeaveForIdentityProvider(): Leaving {
     setAlert(null);
     setEmailProblem(null);
   }, []);
-  const leaveFor = useCallback(async (target: SsoTarget, email: string) => {
+  const leaveFor = useCallback(async (target: StoredSsoTarget, email: string) => {
     const authorizationUrl = await startSso(target, email);
     setLeaving(true);
     browserLocation.assign(authorizationUrl);
@@ -60,33 +72,65 @@ function useLeaveForIdentityProvider(): Leaving {
 }
 
 /**
- * 'Log in with SSO': the email picks the organisation. Its domain is looked up in every region the client signs
- * in at; the browser then goes to the organisation's identity provider (several regions: the user picks one).
+ * /login/sso/email, 'Log in with SSO': the email picks the organisation. Its domain is looked up in every region the
+ * client signs in at; the browser then goes to the organisation's identity provider (several regions: the user
+ * picks one at /login/sso/region). The email is kept for the sign-in: a reload, Back from the identity provider
+ * and a cancelled sign-on find it in place.
  */
-export default function SsoStep({ initialEmail, onBack }: SsoStepProps) {
-  const [choice, setChoice] = useState<{ email: string; targets: SsoTarget[] } | null>(null);
-  return choice ? (
-    <SsoRegionChoice email={choice.email} targets={choice.targets} onBack={() => setChoice(null)} />
-  ) : (
-    <SsoEmailForm
-      initialEmail={initialEmail}
-      onBack={onBack}
-      onSeveralRegions={(email, targets) => setChoice({ email, targets })}
-    />
+export default function SsoPage() {
+  const navigate = useNavigate();
+  const back = useStepBack();
+  const [accepted] = useState(() => isAllowedRedirect(readRedirectUrl(), config.redirectAllowList));
+  const [initialEmail] = useState(readEmail);
+  useEffect(markLaterStep, []);
+  if (!accepted) return <Navigate to="/invalid-redirect" replace />;
+  return (
+    <section className="card">
+      <SsoEmailForm
+        initialEmail={initialEmail}
+        onBack={back}
+        onSomeoneElse={() => {
+          forgetWhoSignsIn();
+          void navigate('/login', { replace: true });
+        }}
+        onSeveralRegions={(_email, targets) => {
+          storeSsoTargets(targets);
+          void navigate('/login/sso/region');
+        }}
+      />
+    </section>
+  );
+}
+
+/** /login/sso/region: the domain signs in with SSO in several regions; the user picks one. */
+export function SsoRegionPage() {
+  const back = useStepBack();
+  const [accepted] = useState(() => isAllowedRedirect(readRedirectUrl(), config.redirectAllowList));
+  const [email] = useState(readEmail);
+  const [targets] = useState(() => readSsoTargets(config.regions));
+  useEffect(markLaterStep, []);
+  if (!accepted) return <Navigate to="/invalid-redirect" replace />;
+  if (targets.length === 0 || !email) return <Navigate to="/login/sso/email" replace />;
+  return (
+    <section className="card">
+      <SsoRegionChoice email={email} targets={targets} onBack={back} />
+    </section>
   );
 }
 
 function SsoEmailForm({
   initialEmail,
   onBack,
+  onSomeoneElse,
   onSeveralRegions,
-}: SsoStepProps & { onSeveralRegions: (email: string, targets: SsoTarget[]) => void }) {
+}: SsoStepProps & { onSeveralRegions: (email: string, targets: StoredSsoTarget[]) => void }) {
   const { t } = useTranslation();
   const translate = useMessage();
   const { alert, emailProblem, leaving, leaveFor, fail, clear } = useLeaveForIdentityProvider();
   const waiting = useCountdown(alert?.until ?? null) > 0;
   useDocumentTitle(t('sso.title'));
-  useStepEntry(t('sso.title'), byId('sso-title'), true);
+  // The email field takes the focus: with the email carried over from the login form, Enter goes on at once.
+  useStepEntry(t('sso.title'), byId('sso-email'), true);
 
   const form = useFormBehaviour(
     useFormik({
@@ -95,6 +139,8 @@ function SsoEmailForm({
       onSubmit: async (values) => {
         clear();
         const email = values.email.trim();
+        // Kept for this sign-in: a single sign-on cancelled at the identity provider starts again from it.
+        storeEmail(email);
         try {
           const targets = await probeSsoRegions({ email, clientType: readClientType(), targets: config.regions });
           if (targets.length === 0) throw new SsoFailure('NO_SSO_FOR_DOMAIN');
@@ -147,17 +193,28 @@ function SsoEmailForm({
       <Button type="submit" variant="primary" icon="key" busy={isSubmitting || leaving} disabled={waiting}>
         {t('sso.submit')}
       </Button>
+      <Button variant="tertiary" icon="log-in" onClick={onSomeoneElse}>
+        {t('login.someoneElse')}
+      </Button>
     </form>
   );
 }
 
-function SsoRegionChoice({ email, targets, onBack }: { email: string; targets: SsoTarget[]; onBack: () => void }) {
+function SsoRegionChoice({
+  email,
+  targets,
+  onBack,
+}: {
+  email: string;
+  targets: StoredSsoTarget[];
+  onBack: () => void;
+}) {
   const { t } = useTranslation();
   const { alert, emailProblem, leaving, leaveFor, fail, clear } = useLeaveForIdentityProvider();
   const problem = alert ?? emailProblem;
   const waiting = useCountdown(problem?.until ?? null) > 0;
   useDocumentTitle(t('region.title'));
-  useStepEntry(t('region.title'), byId('sso-region-title'), true);
+  useStepEntry(t('region.title'), byId('sso-region'), true);
 
   const form = useFormBehaviour(
     useFormik({

@@ -66,7 +66,7 @@ async function signIn(language = 'en') {
   return view;
 }
 
-const offerHeading = () => screen.findByRole('heading', { name: 'Sign in faster next time with a passkey' });
+const offerHeading = () => screen.findByRole('heading', { name: 'Log in faster next time with a passkey' });
 
 beforeEach(() => register.mockReset());
 afterEach(withoutWebAuthn);
@@ -80,7 +80,7 @@ describe('/login/passkey: the offer after a sign-in with a password', () => {
     const heading = await offerHeading();
     await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(location()).toBe('/login/passkey');
-    expect(document.title).toBe('Sign in faster next time with a passkey');
+    expect(document.title).toBe('Log in faster next time with a passkey');
     expect(replace).not.toHaveBeenCalled();
     for (const name of ['Add a passkey', 'Not now', "Don't ask again on this device"])
       expect(screen.getByRole('button', { name })).toBeTruthy();

@@ -14,7 +14,7 @@ import { declineOfferOnThisDevice } from '../../login/passkey-device';
 import { type PendingOffer, forgetPendingOffer, readPendingOffer } from '../../login/passkey-offer';
 
 /**
- * /login/passkey: the sign-in is complete; before the calling platform, "Sign in faster next time with a passkey"
+ * /login/passkey: the sign-in is complete; before the calling platform, "Log in faster next time with a passkey"
  * (add / not now / don't ask again on this device). Whatever the answer, the browser then goes to the platform.
  */
 export function PasskeyOfferPage() {

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { browserLocation } from '../../login/browser-location';
 import { storeRedirectUrl } from '../../login/sign-in-storage';
+import { clockTime } from './two-factor-page';
 import { BRAZIL, type Reply, apiError, deferred, fakeApi } from '../../test/fake-api';
 import { REDIRECT, renderApp } from '../../test/render-app';
 import {
@@ -228,6 +229,38 @@ describe('/login/2fa', () => {
     expect(leave).not.toHaveBeenCalled();
   });
 
+  test('after a wrong code, the next code is not judged while typed: "must be 6 digits" shows when the field is left', async () => {
+    givenPendingSession();
+    fakeApi(api(undefined, () => apiError(401, 'INVALID_CREDENTIALS')));
+    const { user } = renderApp('/login/2fa');
+    const input = await screen.findByLabelText('Verification code');
+    await user.type(input, '123456');
+    expect(await screen.findByText('Incorrect verification code')).toBeTruthy();
+    await user.clear(input);
+    await user.type(input, '1');
+    expect(screen.queryByText('Verification code must be 6 digits')).toBeNull();
+    expect(screen.queryByText('Incorrect verification code')).toBeNull();
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    await user.tab();
+    expect(await screen.findByText('Verification code must be 6 digits')).toBeTruthy();
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  test('Log in as someone else returns to an empty login form and forgets the pending sign-in and its email', async () => {
+    givenPendingSession();
+    window.sessionStorage.setItem('signIn.email', 'erik@demo.test');
+    fakeApi(api());
+    const { user, location } = renderApp('/login/2fa');
+    await user.click(await screen.findByRole('button', { name: 'Log in as someone else' }));
+    await screen.findByRole('heading', { name: 'Log in to the product' });
+    expect(location()).toBe('/login');
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Email')));
+    expect(window.sessionStorage.getItem('signIn.pendingSession')).toBeNull();
+    expect(window.sessionStorage.getItem('signIn.email')).toBeNull();
+    expect(window.sessionStorage.getItem('signIn.redirectUrl')).toBe(REDIRECT);
+  });
+
   test('when the first code request answers 429 with unavailableUntil (a code was just sent), counts down instead of showing an error', async () => {
     jest.useFakeTimers({ now: new Date('2030-01-01T10:00:00.000Z') });
     givenPendingSession();
@@ -279,5 +312,17 @@ describe('/login/2fa', () => {
     expect(await screen.findByRole('heading', { name: /Login redirect failed/ })).toBeTruthy();
     expect(location()).toBe('/invalid-redirect');
     expect(leave).not.toHaveBeenCalled();
+  });
+});
+
+describe('the time of day a new code can be asked for', () => {
+  const at = new Date(2026, 10, 29, 14, 5).getTime();
+  test.each([
+    ['en', ['en-GB', 'en'], '14:05'],
+    ['en', ['en-US'], '2:05 PM'],
+    ['sv', ['en-GB', 'sv-SE'], '14:05'],
+    ['en', ['sv-SE'], '2:05 PM'],
+  ])('in %s with the browser asking for %j, reads %s', (language, preferred, expected) => {
+    expect(clockTime(at, language, preferred).replace(/\s/g, ' ')).toBe(expected);
   });
 });

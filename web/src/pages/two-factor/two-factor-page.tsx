@@ -1,5 +1,5 @@
 import { useFormik } from 'formik';
-import { useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { asFailure } from '../../api/api-failure';
@@ -34,6 +34,7 @@ import {
   isSignInFinished,
   readPendingSession,
 } from '../../login/sign-in-storage';
+import { clearLaterStep, forgetWhoSignsIn, markLaterStep } from '../../login/sign-in-steps';
 import { useFollowNextStep } from '../../app/follow-next-step';
 import { codeSchema } from './code-schema';
 import { MAX_WRONG_TRIES, useOtpChallenge } from './use-otp-challenge';
@@ -87,6 +88,8 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   const title = challenge.channel === 'email' ? t('twoFactor.titleEmail') : t('twoFactor.titleSms');
   useDocumentTitle(title);
 
+  // Back from here meets the login form again as a return (its heading focused and announced).
+  useEffect(markLaterStep, []);
   const finishedElsewhere = useFinishedElsewhere(pending.session.id);
   const sessionLeft = useCountdown(pending.expiresAt ?? null);
   const sessionEnded =
@@ -132,16 +135,28 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   );
   const code = form.values.code;
   useEffect(() => setVerifyProblem(null), [code]);
+  // A code being typed (after a wrong one, say) is judged when the field is left or the code submitted, not from its
+  // first digit: "must be 6 digits" in red, and read out, while the user is still typing would only interrupt her.
+  const [typing, setTyping] = useState(false);
+  const typed = (text: string) => {
+    setTyping(true);
+    form.setFieldValue('code', codeFromText(text));
+  };
+  const submit = (event?: FormEvent) => {
+    setTyping(false);
+    return form.handleSubmit(event);
+  };
 
   // The sixth digit submits (typed, pasted or filled in by the phone), once for each code.
   const submitted = useRef('');
   useEffect(() => {
     if (code.length !== CODE_LENGTH || code === submitted.current) return;
     submitted.current = code;
+    setTyping(false);
     void form.handleSubmit();
   }, [code, form]);
 
-  const schemaError = form.shownError('code');
+  const schemaError = typing ? undefined : form.shownError('code');
   const deadKey = usedUp ? 'twoFactor.codeUsedUp' : codeExpired ? 'twoFactor.codeExpired' : null;
   const error = schemaError ? t(schemaError) : deadKey ? t(deadKey) : translate(verifyProblem);
   useFocusFirstError(form.submitCount, form.isSubmitting, error ? ['code'] : []);
@@ -161,17 +176,18 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   };
   const logInAgain = () => {
     forgetPendingSession();
+    // A new start, not a return: the login form focuses the password of the kept email.
+    clearLaterStep();
+    navigate('/login', { replace: true });
+  };
+  const someoneElse = () => {
+    forgetWhoSignsIn();
     navigate('/login', { replace: true });
   };
 
   return (
     <section className="card">
-      <form
-        className="stack"
-        noValidate
-        onSubmit={(event) => void form.handleSubmit(event)}
-        aria-labelledby="two-factor-title"
-      >
+      <form className="stack" noValidate onSubmit={(event) => void submit(event)} aria-labelledby="two-factor-title">
         <h1 id="two-factor-title" className="page-title" tabIndex={-1}>
           {title}
         </h1>
@@ -225,12 +241,15 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
               pattern="[0-9]*"
               className="field__input--code"
               value={code}
-              onChange={(event) => form.setFieldValue('code', codeFromText(event.target.value))}
+              onChange={(event) => typed(event.target.value)}
               onPaste={(event) => {
                 event.preventDefault();
-                form.setFieldValue('code', codeFromText(event.clipboardData.getData('text')));
+                typed(event.clipboardData.getData('text'));
               }}
-              onBlur={form.handleBlur}
+              onBlur={(event) => {
+                setTyping(false);
+                form.handleBlur(event);
+              }}
               error={error}
             />
             <Button
@@ -283,6 +302,10 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
                 </Button>
               )}
             </div>
+            {/* Not who should sign in here (a shared phone, the wrong account): back to an empty login form. */}
+            <Button variant="tertiary" icon="log-in" onClick={someoneElse}>
+              {t('login.someoneElse')}
+            </Button>
           </>
         )}
       </form>
@@ -290,7 +313,11 @@ function TwoFactor({ pending }: { pending: PendingSession }) {
   );
 }
 
-/** The time of day of a client instant, as the user's language writes it (14:05, 2:05 PM). */
-function clockTime(at: number, language: string): string {
-  return new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit' }).format(new Date(at));
+/**
+ * The time of day of a client instant, as the user's language writes it where she is: the page's language with the
+ * browser's own region when the browser names one for it (en-GB 14:05, en-US 2:05 PM).
+ */
+export function clockTime(at: number, language: string, preferred: readonly string[] = navigator.languages): string {
+  const local = preferred.find((tag) => tag.toLowerCase().split('-')[0] === language.toLowerCase().split('-')[0]);
+  return new Intl.DateTimeFormat(local ?? language, { hour: 'numeric', minute: '2-digit' }).format(new Date(at));
 }
