@@ -174,6 +174,7 @@ const variables = z.object({
   ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
   EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
   EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR: optional(integer(1, 1_000_000)),
+  ALARM_REPEAT_WINDOW_SECONDS: optional(integer(0, 3_600)),
   WEBAUTHN_RP_ID: optional(
     z
       .string()
@@ -358,6 +359,14 @@ function toConfig(v: Variables, problems: string[]) {
       alarmsPerSenderPerHour: v.ALARMS_PER_SENDER_PER_HOUR ?? 60,
       externalMessagesPerSenderPerHour: v.EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR ?? 30,
       externalMessagesPerTenantPerHour: v.EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR ?? 300,
+    },
+    /**
+     * Abuse bounded in the fan-out rather than at the request (modules/personal-alarms/personal-alarms.repeats.ts):
+     * alarms of one owner to the same recipients within this many seconds after one was delivered collapse into one
+     * summary that says how many (0: every alarm is delivered on its own).
+     */
+    fanOut: {
+      alarmRepeatWindowSeconds: v.ALARM_REPEAT_WINDOW_SECONDS ?? 60,
     },
     /** Passkeys (WebAuthn): the relying party and the sign-in app's origins its ceremonies must come from. */
     webauthn,

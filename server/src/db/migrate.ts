@@ -20,6 +20,7 @@ import * as passkeys from './migrations/2026-11-26T1900-passkeys';
 import * as sessionFactorRule from './migrations/2026-11-26T2300-session-factor-rule';
 import * as recentProof from './migrations/2026-11-28T2100-recent-proof';
 import * as externalCeilingLifts from './migrations/2026-11-28T2100-external-ceiling-lifts';
+import * as alarmRepeatWindows from './migrations/2026-11-29T0100-alarm-repeat-windows';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26T2300-session-factor-rule': sessionFactorRule,
   '2026-11-28T2100-recent-proof': recentProof,
   '2026-11-28T2100-external-ceiling-lifts': externalCeilingLifts,
+  '2026-11-29T0100-alarm-repeat-windows': alarmRepeatWindows,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -346,6 +346,10 @@ export interface PersonalAlarmMessages {
   created_at: Timestamp;
   id: Generated<number>;
   kind: PersonalAlarmMessageKind;
+  repeat_generation: number | null;
+  repeat_window_id: number | null;
+  repeats: number | null;
+  repeats_since: Timestamp | null;
   tenant_id: number;
   version: number;
 }
@@ -358,6 +362,16 @@ export interface PersonalAlarmRecipientGroups {
 export interface PersonalAlarmRecipientUsers {
   alarm_id: number;
   user_id: number;
+}
+
+export interface PersonalAlarmRepeatWindows {
+  ends_at: Timestamp;
+  generation: Generated<number>;
+  id: Generated<number>;
+  owner_id: number;
+  recipients: string;
+  repeats: Generated<number>;
+  tenant_id: number;
 }
 
 export interface PersonalAlarms {
@@ -549,6 +563,7 @@ export interface DB {
   personal_alarm_messages: PersonalAlarmMessages;
   personal_alarm_recipient_groups: PersonalAlarmRecipientGroups;
   personal_alarm_recipient_users: PersonalAlarmRecipientUsers;
+  personal_alarm_repeat_windows: PersonalAlarmRepeatWindows;
   personal_alarms: PersonalAlarms;
   push_tokens: PushTokens;
   refresh_tokens: RefreshTokens;

@@ -43,6 +43,7 @@ export const en = {
     text: 'Personal alarm from {{owner}}: {{text}}',
     location: 'Last known location: {{coordinates}} {{mapUrl}}',
     ranOut: 'The timer ran out at {{time}}.',
+    repeats: 'Alarms repeated since {{since}}: {{count}}. This message stands for all of them; the latest is shown.',
     warningSubject: 'Your personal alarm goes off soon',
     warning: 'Your personal alarm goes off {{inTime}} unless you stop or extend it: {{text}}',
   },

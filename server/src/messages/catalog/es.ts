@@ -46,6 +46,8 @@ export const es: Catalog = {
     text: 'Alarma personal de {{owner}}: {{text}}',
     location: 'Última ubicación conocida: {{coordinates}} {{mapUrl}}',
     ranOut: 'El temporizador terminó el {{time}}.',
+    repeats:
+      'Alarmas repetidas desde el {{since}}: {{count}}. Este mensaje las representa a todas; se muestra la última.',
     warningSubject: 'Tu alarma personal se activará pronto',
     warning: 'Tu alarma personal se activará {{inTime}} si no la detienes o la prolongas: {{text}}',
   },

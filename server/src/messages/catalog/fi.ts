@@ -44,6 +44,8 @@ export const fi: Catalog = {
     text: 'Henkilöhälytys käyttäjältä {{owner}}: {{text}}',
     location: 'Viimeisin tunnettu sijainti: {{coordinates}} {{mapUrl}}',
     ranOut: 'Ajastin päättyi {{time}}.',
+    repeats:
+      'Toistettuja hälytyksiä {{since}} alkaen: {{count}}. Tämä viesti koskee niitä kaikkia; viimeisin näytetään.',
     warningSubject: 'Henkilöhälytyksesi laukeaa pian',
     warning: 'Henkilöhälytyksesi laukeaa {{inTime}}, ellet pysäytä tai jatka sitä: {{text}}',
   },

@@ -45,6 +45,8 @@ export const nl: Catalog = {
     text: 'Persoonlijk alarm van {{owner}}: {{text}}',
     location: 'Laatst bekende locatie: {{coordinates}} {{mapUrl}}',
     ranOut: 'De timer is afgelopen op {{time}}.',
+    repeats:
+      'Herhaalde alarmen sinds {{since}}: {{count}}. Dit bericht geldt voor allemaal; het laatste wordt getoond.',
     warningSubject: 'Je persoonlijke alarm gaat zo af',
     warning: 'Je persoonlijke alarm gaat {{inTime}} af, tenzij je het stopt of verlengt: {{text}}',
   },

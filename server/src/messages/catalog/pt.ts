@@ -45,6 +45,7 @@ export const pt: Catalog = {
     text: 'Alarme pessoal de {{owner}}: {{text}}',
     location: 'Última localização conhecida: {{coordinates}} {{mapUrl}}',
     ranOut: 'O temporizador terminou em {{time}}.',
+    repeats: 'Alarmes repetidos desde {{since}}: {{count}}. Esta mensagem representa todos; é mostrado o mais recente.',
     warningSubject: 'Seu alarme pessoal vai disparar em breve',
     warning: 'Seu alarme pessoal vai disparar {{inTime}}, a menos que você o pare ou prolongue: {{text}}',
   },

@@ -45,6 +45,7 @@ export const sv: Catalog = {
     text: 'Personlarm från {{owner}}: {{text}}',
     location: 'Senast kända position: {{coordinates}} {{mapUrl}}',
     ranOut: 'Timern gick ut {{time}}.',
+    repeats: 'Upprepade larm sedan {{since}}: {{count}}. Det här meddelandet gäller dem alla; det senaste visas.',
     warningSubject: 'Ditt personlarm går snart',
     warning: 'Ditt personlarm går {{inTime}} om du inte stoppar eller förlänger det: {{text}}',
   },
