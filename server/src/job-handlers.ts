@@ -13,6 +13,7 @@ import {
 } from './modules/personal-alarms';
 import type { Services } from './services';
 import { housekeepingHandler, housekeepingJob } from './jobs/housekeeping';
+import { sendVolumeNotice, volumeNoticeJob } from './security/unusual-volume';
 import type { BatchJob } from './jobs/scheduler';
 
 export function registerJobHandlers(services: Services): void {
@@ -29,6 +30,7 @@ export function registerJobHandlers(services: Services): void {
     summariseRepeats(services, Number(payload.windowId), Number(payload.generation), ctx),
   );
   jobs.register(alarmChangedJob, (payload, ctx) => noticeOwnerOfChange(services, Number(payload.changeId), ctx));
+  jobs.register(volumeNoticeJob, (payload, ctx) => sendVolumeNotice(services, Number(payload.noticeId), ctx));
   jobs.register(invitationJob, (payload, ctx) => sendInvitation(services, payload, ctx));
   jobs.register(housekeepingJob, (_payload, ctx) => housekeepingHandler(services, ctx));
 }

@@ -485,6 +485,25 @@ export interface Tenants {
   website_url: string;
 }
 
+export interface TenantVolume {
+  count: number;
+  hour: Timestamp;
+  kind: string;
+  tenant_id: number;
+}
+
+export interface TenantVolumeNotices {
+  administrators: number | null;
+  count: number;
+  created_at: Timestamp;
+  hour: Timestamp;
+  id: Generated<number>;
+  kind: string;
+  sent_at: Timestamp | null;
+  tenant_id: number;
+  usual: number;
+}
+
 export interface Throttles {
   blocked_until: Timestamp | null;
   count: number;
@@ -574,6 +593,8 @@ export interface DB {
   sign_in_sources: SignInSources;
   sso_challenges: SsoChallenges;
   sso_domains: SsoDomains;
+  tenant_volume: TenantVolume;
+  tenant_volume_notices: TenantVolumeNotices;
   tenants: Tenants;
   throttles: Throttles;
   user_settings: UserSettings;

@@ -82,6 +82,14 @@ export const en = {
     doneHeading: 'Thank you',
     doneText: 'You confirmed that you have read this message.',
   },
+  unusualVolume: {
+    subject: 'Unusual volume in {{organisation}}',
+    alarms: '{{count}} personal alarms were raised in the hour from {{from}}; the usual is {{usual}} an hour.',
+    messages: '{{count}} external messages were sent in the hour from {{from}}; the usual is {{usual}} an hour.',
+    alarmsAdvice:
+      'Every alarm still goes out (repeats to the same recipients are summarised). If this is not a real emergency, check who raised them.',
+    messagesAdvice: 'If this is not a real crisis, check who sent them and whether a sender account is misused.',
+  },
 };
 
 /** The shape every language fills in: the same groups and keys as English. */

@@ -86,4 +86,15 @@ export const es: Catalog = {
     doneHeading: 'Gracias',
     doneText: 'Has confirmado que has leído este mensaje.',
   },
+  unusualVolume: {
+    subject: 'Volumen inusual en {{organisation}}',
+    alarms:
+      'Se activaron {{count}} alarmas personales en la hora desde el {{from}}; lo habitual es {{usual}} por hora.',
+    messages:
+      'Se enviaron {{count}} mensajes externos en la hora desde el {{from}}; lo habitual es {{usual}} por hora.',
+    alarmsAdvice:
+      'Todas las alarmas se siguen enviando (las repeticiones a los mismos destinatarios se resumen). Si no es una emergencia real, compruebe quién las activó.',
+    messagesAdvice:
+      'Si no es una crisis real, compruebe quién los envió y si se está usando indebidamente una cuenta de remitente.',
+  },
 };

@@ -84,4 +84,13 @@ export const fi: Catalog = {
     doneHeading: 'Kiitos',
     doneText: 'Vahvistit lukeneesi tämän viestin.',
   },
+  unusualVolume: {
+    subject: 'Poikkeuksellisen paljon lähetyksiä: {{organisation}}',
+    alarms: '{{count}} henkilöhälytystä tehtiin tunnin aikana alkaen {{from}}; tavallisesti {{usual}} tunnissa.',
+    messages: '{{count}} ulkoista viestiä lähetettiin tunnin aikana alkaen {{from}}; tavallisesti {{usual}} tunnissa.',
+    alarmsAdvice:
+      'Jokainen hälytys lähtee edelleen (toistot samoille vastaanottajille kootaan yhteen). Jos kyse ei ole todellisesta hätätilanteesta, tarkista kuka ne teki.',
+    messagesAdvice:
+      'Jos kyse ei ole todellisesta kriisistä, tarkista kuka ne lähetti ja käytetäänkö lähettäjätiliä väärin.',
+  },
 };

@@ -85,4 +85,13 @@ export const nl: Catalog = {
     doneHeading: 'Bedankt',
     doneText: 'Je hebt bevestigd dat je dit bericht hebt gelezen.',
   },
+  unusualVolume: {
+    subject: 'Ongewoon veel berichten bij {{organisation}}',
+    alarms: 'Er zijn {{count}} persoonlijke alarmen gegeven in het uur vanaf {{from}}; gewoonlijk {{usual}} per uur.',
+    messages: 'Er zijn {{count}} externe berichten verstuurd in het uur vanaf {{from}}; gewoonlijk {{usual}} per uur.',
+    alarmsAdvice:
+      'Elk alarm gaat nog steeds uit (herhalingen naar dezelfde ontvangers worden samengevat). Als dit geen echte noodsituatie is, controleer wie ze gaf.',
+    messagesAdvice:
+      'Als dit geen echte crisis is, controleer wie ze verstuurde en of een afzenderaccount wordt misbruikt.',
+  },
 };

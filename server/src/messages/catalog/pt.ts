@@ -84,4 +84,14 @@ export const pt: Catalog = {
     doneHeading: 'Obrigado',
     doneText: 'Você confirmou que leu esta mensagem.',
   },
+  unusualVolume: {
+    subject: 'Volume invulgar em {{organisation}}',
+    alarms: 'Foram acionados {{count}} alarmes pessoais na hora a partir de {{from}}; o habitual é {{usual}} por hora.',
+    messages:
+      'Foram enviadas {{count}} mensagens externas na hora a partir de {{from}}; o habitual é {{usual}} por hora.',
+    alarmsAdvice:
+      'Todos os alarmes continuam a ser enviados (as repetições para os mesmos destinatários são resumidas). Se não for uma emergência real, verifique quem os acionou.',
+    messagesAdvice:
+      'Se não for uma crise real, verifique quem as enviou e se uma conta de remetente está a ser usada indevidamente.',
+  },
 };

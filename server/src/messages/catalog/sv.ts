@@ -84,4 +84,13 @@ export const sv: Catalog = {
     doneHeading: 'Tack',
     doneText: 'Du har bekräftat att du har läst det här meddelandet.',
   },
+  unusualVolume: {
+    subject: 'Ovanligt många utskick i {{organisation}}',
+    alarms: '{{count}} personliga larm utlöstes under timmen från {{from}}; det vanliga är {{usual}} i timmen.',
+    messages: '{{count}} externa meddelanden skickades under timmen från {{from}}; det vanliga är {{usual}} i timmen.',
+    alarmsAdvice:
+      'Alla larm går fortfarande ut (upprepningar till samma mottagare sammanfattas). Om detta inte är en verklig nödsituation, kontrollera vem som utlöste dem.',
+    messagesAdvice:
+      'Om detta inte är en verklig kris, kontrollera vem som skickade dem och om ett avsändarkonto missbrukas.',
+  },
 };

@@ -36,6 +36,7 @@ import {
 } from './personal-alarms.delivery.repository';
 import { insertClaimedUserDispatches, singleUser } from './personal-alarms.repository';
 import { collapseRepeats, recordRepeatSummary, type Collapsed } from './personal-alarms.repeats';
+import { countVolume } from '../../security/unusual-volume';
 
 type Kind = 'warning' | 'alarm';
 
@@ -87,7 +88,10 @@ type Decision = null | number | { rerunAt: Date } | Fresh;
 async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: AlarmJob[]): Promise<BatchJobResult[]> {
   if (jobs.length === 0) return [];
   const now = jobs[0].ctx.now();
+  /** Alarms that went off (delivered or collapsed), per tenant: counted for the unusual-volume notice. */
+  const raised = new Map<number, number>();
   const decisions = await services.db.transaction().execute(async (trx): Promise<Decision[]> => {
+    raised.clear();
     const alarmIds = [...new Set(jobs.map((job) => job.alarmId))];
     const alarms = new Map((await lockAlarmsForDelivery(trx, alarmIds)).map((alarm) => [alarm.id, alarm]));
     const recorded = kind === 'warning' ? await findAlarmMessages(trx, alarmIds, kind) : [];
@@ -148,7 +152,10 @@ async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: Alar
       toRecord.filter((m) => !collapsed.has(m.alarmId)),
       now,
     );
-    if (kind === 'alarm') await markAlarmsFired(trx, toRecord, now);
+    if (kind === 'alarm') {
+      await markAlarmsFired(trx, toRecord, now);
+      for (const { tenantId } of toRecord) raised.set(tenantId, (raised.get(tenantId) ?? 0) + 1);
+    }
     const claimedOf = new Map<number, ClaimedDispatch[]>();
     for (const { message_id: messageId, ...dispatch } of claimed)
       claimedOf.set(messageId, [...(claimedOf.get(messageId) ?? []), dispatch]);
@@ -167,6 +174,8 @@ async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: Alar
     }
     return decided;
   });
+  // Counted beside the sends, never before them (it never throws).
+  const counted = countVolume(services, 'alarms', raised, now);
   const settled = await Promise.allSettled(
     decisions.map(async (decision, index): Promise<JobResult> => {
       const { ctx, alarmId } = jobs[index];
@@ -185,6 +194,7 @@ async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: Alar
       });
     }),
   );
+  await counted;
   return settled.map((s) => (s.status === 'fulfilled' ? s.value : { error: s.reason as unknown }));
 }
 
