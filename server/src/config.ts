@@ -368,7 +368,7 @@ function toConfig(v: Variables, problems: string[]) {
      * alarms of one owner to the same recipients within this many seconds after one was delivered collapse into one
      * summary that says how many (0: every alarm is delivered on its own). A tenant's administrators are told
      * when an hour's alarms raised or external messages sent reach max(the floor, factor × the tenant's usual count
-     * an hour over the week before), at most once per tenant, kind and hour (security/unusual-volume.ts).
+     * an hour over the week before), at most once per tenant, kind and hour (notify/unusual-volume.ts).
      */
     fanOut: {
       alarmRepeatWindowSeconds: v.ALARM_REPEAT_WINDOW_SECONDS ?? 60,

@@ -13,7 +13,7 @@ import {
 } from './modules/personal-alarms';
 import type { Services } from './services';
 import { housekeepingHandler, housekeepingJob } from './jobs/housekeeping';
-import { sendVolumeNotice, volumeNoticeJob } from './security/unusual-volume';
+import { sendVolumeNotice, volumeNoticeJob } from './notify/unusual-volume';
 import type { BatchJob } from './jobs/scheduler';
 
 export function registerJobHandlers(services: Services): void {

@@ -1,5 +1,5 @@
 // Frozen: never edit a migration that has shipped; add a new one.
-// A tenant's administrators are told of unusual volume (security/unusual-volume.ts): alarms raised and external
+// A tenant's administrators are told of unusual volume (notify/unusual-volume.ts): alarms raised and external
 // messages sent are counted per tenant and hour; an hour well above the tenant's usual rate makes one notice (a row,
 // the record an administrator or the operator reads) and one email to each of its administrators, at most one per
 // tenant, kind and hour.

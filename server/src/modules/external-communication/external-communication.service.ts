@@ -7,7 +7,7 @@ import type { AuthContext } from '../../shared/caller';
 import type { ExternalCommunicationDeps } from './external-communication.deps';
 import { pageOf, type Page, type PageParams } from '../../shared/paging';
 import { countExternalMessage } from '../../security/sending-quotas';
-import { countVolume } from '../../security/unusual-volume';
+import { countVolume } from '../../notify/unusual-volume';
 import { ceilingLiftedUntil, selectTenantAdministrators } from './external-communication.quota.repository';
 import {
   findExternalMessage,

@@ -36,7 +36,7 @@ import {
 } from './personal-alarms.delivery.repository';
 import { insertClaimedUserDispatches, singleUser } from './personal-alarms.repository';
 import { collapseRepeats, recordRepeatSummary, type Collapsed } from './personal-alarms.repeats';
-import { countVolume } from '../../security/unusual-volume';
+import { countVolume } from '../../notify/unusual-volume';
 
 type Kind = 'warning' | 'alarm';
 

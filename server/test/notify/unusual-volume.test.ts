@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { buildServices } from '../../src/bootstrap';
 import { createLogger } from '../../src/logger';
-import { countVolume } from '../../src/security/unusual-volume';
+import { countVolume } from '../../src/notify/unusual-volume';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant, insertUser, signIn, v1 } from '../support/fixtures';
 import {
