@@ -168,7 +168,7 @@ export async function sendCecMessage(
     return row;
   });
   services.jobs.wake();
-  await countVolume(services, 'messages', new Map([[tenantId, 1]]), sentAt);
+  countVolume(services, 'messages', new Map([[tenantId, 1]]), sentAt);
   const [message] = await withGroups(services, [await messageOfTenant(services, tenantId, stored.id)]);
   return message;
 }
