@@ -97,6 +97,28 @@ export const purgeSignInSources: Purge = async ({ db, now }) =>
   );
 
 /** Every purge, by the table it empties. */
+/**
+ * Repeat windows of alarms (personal-alarms.repeats.ts) ended a day ago with no repeat waiting: the next alarm to
+ * those recipients is delivered either way (a window made anew has ended long ago).
+ */
+export const purgeRepeatWindows: Purge = async ({ db, now }) =>
+  removed(
+    await db
+      .deleteFrom('personal_alarm_repeat_windows')
+      .where('repeats', '=', 0)
+      .where('ends_at', '<', before(now, dayMs))
+      .execute(),
+  );
+
+/** Hourly counts of alarms and messages older than the week the unusual-volume notice compares with, and a day. */
+export const purgeTenantVolume: Purge = async ({ db, now }) =>
+  removed(
+    await db
+      .deleteFrom('tenant_volume')
+      .where('hour', '<', before(now, 8 * dayMs))
+      .execute(),
+  );
+
 export const purges: Record<string, Purge> = {
   verified_credentials: purgeProofs,
   throttles: purgeThrottles,
@@ -109,4 +131,6 @@ export const purges: Record<string, Purge> = {
   saml_assertions: purgeSamlAssertions,
   password_tokens: purgePasswordTokens,
   sign_in_sources: purgeSignInSources,
+  personal_alarm_repeat_windows: purgeRepeatWindows,
+  tenant_volume: purgeTenantVolume,
 };
