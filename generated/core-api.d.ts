@@ -1381,6 +1381,13 @@ export interface paths {
          *     of alarms created, per hour (60 by default), once they are created: a refused request (4xx) spends nothing.
          *     Past it the call answers `429 TOO_MANY_REQUESTS` with `unavailableUntil` and `Retry-After`, and nothing is
          *     created.
+         *
+         *     Abuse is bounded in the fan-out instead: every alarm goes off, but one that goes off within a minute (by
+         *     default) after an alarm of the same owner to the same recipients (the same `recipientUserIds` and `groupIds`)
+         *     was delivered is not delivered on its own: it is counted, and when that minute ends the recipients get one
+         *     message that says how many alarms it stands for, since when, with the latest one's text and location. The
+         *     tenant's administrators are emailed when an hour's alarms are well above the tenant's usual rate (at most once
+         *     an hour).
          */
         post: operations["createPersonalAlarm"];
         delete?: never;

@@ -66,15 +66,25 @@ async function main() {
         .execute();
       return id;
     };
-    const owner = await person('Lone worker', 'lone@cluster.test', '+46709990000');
     const recipient = await person('On call', 'oncall@cluster.test', '+46709990001');
+    // One lone worker per alarm: alarms of one owner to the same recipients within a minute would collapse into one
+    // summary (personal-alarms.repeats.ts), and each alarm is to reach the outbox on its own here.
+    await sql`insert into users (name, title, email, email_hash)
+              select 'Lone worker ' || n, null, 'lone-' || n || '@cluster.test', 'cluster-bench-owner-' || n
+                from generate_series(1, ${alarms}) n`.execute(db);
+    await sql`insert into memberships (tenant_id, user_id, permissions)
+              select ${tenant}, id, ${JSON.stringify(buildPermissions(false))}::jsonb from users where email like 'lone-%@cluster.test'`.execute(
+      db,
+    );
     const stepMs = (windowSeconds * 1000) / alarms;
     // Made an hour out, then moved into the window in one statement once all exist, and announced as an enqueue
     // announces new jobs (NOTIFY core_jobs).
     await sql`insert into personal_alarms (tenant_id, user_id, device_id, text, dispatch_at, active, one_minute_warning, created_at, updated_at)
-              select ${tenant}, ${owner}, 'device-' || n, 'Alone in the boiler room, cluster alarm ' || n,
+              select ${tenant}, u.id, 'device-' || n, 'Alone in the boiler room, cluster alarm ' || n,
                      now() + interval '1 hour' + n * ${stepMs}::float8 * interval '1 millisecond', true, false, now(), now()
-                from generate_series(1, ${alarms}) n`.execute(db);
+                from generate_series(1, ${alarms}) n join users u on u.email = 'lone-' || n || '@cluster.test'`.execute(
+      db,
+    );
     await sql`insert into personal_alarm_recipient_users (alarm_id, user_id) select id, ${recipient} from personal_alarms where tenant_id = ${tenant}`.execute(
       db,
     );

@@ -94,7 +94,7 @@ async function main() {
       crisis = execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, 'crisis.ts')], {
         env: { ...process.env, ...(usePg ? { BENCH_DATABASE_URL: databaseUrl(`${dbPrefix}_crisis`) } : {}) },
         encoding: 'utf8',
-        timeout: 300_000,
+        timeout: 600_000, // the alarms, the warnings and the repeats (whose summaries go a minute later)
       });
     } catch (error) {
       crisis = `crisis benchmark failed: ${(error as Error).message}`;

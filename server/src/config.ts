@@ -175,6 +175,10 @@ const variables = z.object({
   ALARMS_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
   EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR: optional(integer(1, 1_000_000)),
   EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR: optional(integer(1, 1_000_000)),
+  ALARM_REPEAT_WINDOW_SECONDS: optional(integer(0, 3_600)),
+  UNUSUAL_ALARMS_PER_HOUR: optional(integer(1, 1_000_000)),
+  UNUSUAL_MESSAGES_PER_HOUR: optional(integer(1, 1_000_000)),
+  UNUSUAL_VOLUME_FACTOR: optional(integer(2, 1_000)),
   WEBAUTHN_RP_ID: optional(
     z
       .string()
@@ -359,6 +363,21 @@ function toConfig(v: Variables, problems: string[]) {
       alarmsPerSenderPerHour: v.ALARMS_PER_SENDER_PER_HOUR ?? 60,
       externalMessagesPerSenderPerHour: v.EXTERNAL_MESSAGES_PER_SENDER_PER_HOUR ?? 30,
       externalMessagesPerTenantPerHour: v.EXTERNAL_MESSAGES_PER_TENANT_PER_HOUR ?? 300,
+    },
+    /**
+     * Abuse bounded in the fan-out rather than at the request (modules/personal-alarms/personal-alarms.repeats.ts):
+     * alarms of one owner to the same recipients within this many seconds after one was delivered collapse into one
+     * summary that says how many (0: every alarm is delivered on its own). A tenant's administrators are told
+     * when an hour's alarms raised or external messages sent reach max(the floor, factor × the tenant's usual count
+     * an hour over the week before), at most once per tenant, kind and hour (notify/unusual-volume.ts).
+     */
+    fanOut: {
+      alarmRepeatWindowSeconds: v.ALARM_REPEAT_WINDOW_SECONDS ?? 60,
+      unusualVolume: {
+        alarmsPerHour: v.UNUSUAL_ALARMS_PER_HOUR ?? 100,
+        messagesPerHour: v.UNUSUAL_MESSAGES_PER_HOUR ?? 60,
+        factor: v.UNUSUAL_VOLUME_FACTOR ?? 5,
+      },
     },
     /** Passkeys (WebAuthn): the relying party and the sign-in app's origins its ceremonies must come from. */
     webauthn,

@@ -7,7 +7,7 @@ export type GroupFunction = 'checklists' | 'documents' | 'panic_button' | 'lone_
 export type JobStatus = 'pending' | 'done' | 'failed' | 'cancelled';
 export type PersonalAlarmAction = 'create' | 'update' | 'activate' | 'deactivate';
 /** 'changed': the owner's notice of one recorded change by someone else (change_id). */
-export type PersonalAlarmMessageKind = 'warning' | 'alarm' | 'changed';
+export type PersonalAlarmMessageKind = 'warning' | 'alarm' | 'changed' | 'repeats';
 export type DispatchSource = 'cec' | 'alarm';
 export type DispatchChannel = 'email' | 'sms' | 'voice' | 'push';
 export type DispatchStatus = 'queued' | 'sending' | 'sent' | 'failed';

@@ -21,7 +21,9 @@ import * as sessionFactorRule from './migrations/2026-11-26T2300-session-factor-
 import * as recentProof from './migrations/2026-11-28T2100-recent-proof';
 import * as externalCeilingLifts from './migrations/2026-11-28T2100-external-ceiling-lifts';
 import * as sessionClients from './migrations/2026-11-29T0010-session-clients';
+import * as alarmRepeatWindows from './migrations/2026-11-29T0100-alarm-repeat-windows';
 import * as securityEvents from './migrations/2026-11-29T0100-security-events';
+import * as unusualVolume from './migrations/2026-11-29T0200-unusual-volume';
 
 /** Every migration, by dated name. Listed in code (not read from disk) so bundling and tests see the same set. */
 const migrations: Record<string, Migration> = {
@@ -47,7 +49,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-28T2100-recent-proof': recentProof,
   '2026-11-28T2100-external-ceiling-lifts': externalCeilingLifts,
   '2026-11-29T0010-session-clients': sessionClients,
+  '2026-11-29T0100-alarm-repeat-windows': alarmRepeatWindows,
   '2026-11-29T0100-security-events': securityEvents,
+  '2026-11-29T0200-unusual-volume': unusualVolume,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -350,6 +350,10 @@ export interface PersonalAlarmMessages {
   created_at: Timestamp;
   id: Generated<number>;
   kind: PersonalAlarmMessageKind;
+  repeat_generation: number | null;
+  repeat_window_id: number | null;
+  repeats: number | null;
+  repeats_since: Timestamp | null;
   tenant_id: number;
   version: number;
 }
@@ -362,6 +366,16 @@ export interface PersonalAlarmRecipientGroups {
 export interface PersonalAlarmRecipientUsers {
   alarm_id: number;
   user_id: number;
+}
+
+export interface PersonalAlarmRepeatWindows {
+  ends_at: Timestamp;
+  generation: Generated<number>;
+  id: Generated<number>;
+  owner_id: number;
+  recipients: string;
+  repeats: Generated<number>;
+  tenant_id: number;
 }
 
 export interface PersonalAlarms {
@@ -492,6 +506,25 @@ export interface Tenants {
   website_url: string;
 }
 
+export interface TenantVolume {
+  count: number;
+  hour: Timestamp;
+  kind: string;
+  tenant_id: number;
+}
+
+export interface TenantVolumeNotices {
+  administrators: number | null;
+  count: number;
+  created_at: Timestamp;
+  hour: Timestamp;
+  id: Generated<number>;
+  kind: string;
+  sent_at: Timestamp | null;
+  tenant_id: number;
+  usual: number;
+}
+
 export interface Throttles {
   blocked_until: Timestamp | null;
   count: number;
@@ -570,6 +603,7 @@ export interface DB {
   personal_alarm_messages: PersonalAlarmMessages;
   personal_alarm_recipient_groups: PersonalAlarmRecipientGroups;
   personal_alarm_recipient_users: PersonalAlarmRecipientUsers;
+  personal_alarm_repeat_windows: PersonalAlarmRepeatWindows;
   personal_alarms: PersonalAlarms;
   push_tokens: PushTokens;
   refresh_tokens: RefreshTokens;
@@ -581,6 +615,8 @@ export interface DB {
   sign_in_sources: SignInSources;
   sso_challenges: SsoChallenges;
   sso_domains: SsoDomains;
+  tenant_volume: TenantVolume;
+  tenant_volume_notices: TenantVolumeNotices;
   tenants: Tenants;
   throttles: Throttles;
   user_settings: UserSettings;

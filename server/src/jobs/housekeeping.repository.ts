@@ -103,6 +103,28 @@ export const purgeSignInSources: Purge = async ({ db, now }) =>
 export const purgeSecurityEvents: Purge = async ({ db, now, securityEventRetentionMs }) =>
   removed(await db.deleteFrom('security_events').where('at', '<', before(now, securityEventRetentionMs)).execute());
 
+/**
+ * Repeat windows of alarms (personal-alarms.repeats.ts) ended a day ago with no repeat waiting: the next alarm to
+ * those recipients is delivered either way (a window made anew has ended long ago).
+ */
+export const purgeRepeatWindows: Purge = async ({ db, now }) =>
+  removed(
+    await db
+      .deleteFrom('personal_alarm_repeat_windows')
+      .where('repeats', '=', 0)
+      .where('ends_at', '<', before(now, dayMs))
+      .execute(),
+  );
+
+/** Hourly counts of alarms and messages older than the week the unusual-volume notice compares with, and a day. */
+export const purgeTenantVolume: Purge = async ({ db, now }) =>
+  removed(
+    await db
+      .deleteFrom('tenant_volume')
+      .where('hour', '<', before(now, 8 * dayMs))
+      .execute(),
+  );
+
 export const purges: Record<string, Purge> = {
   verified_credentials: purgeProofs,
   throttles: purgeThrottles,
@@ -116,4 +138,6 @@ export const purges: Record<string, Purge> = {
   password_tokens: purgePasswordTokens,
   sign_in_sources: purgeSignInSources,
   security_events: purgeSecurityEvents,
+  personal_alarm_repeat_windows: purgeRepeatWindows,
+  tenant_volume: purgeTenantVolume,
 };

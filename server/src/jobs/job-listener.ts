@@ -3,7 +3,7 @@
 // sleeps between jobs instead of polling; when the connection drops it polls again until it is back.
 import { Client } from 'pg';
 import type { Logger } from '../logger';
-import type { JobScheduler } from './scheduler';
+import { listenerNamePrefix, type JobScheduler } from './scheduler';
 
 export interface JobListener {
   close(): Promise<void>;
@@ -33,7 +33,8 @@ export function listenForJobs(url: string, scheduler: JobScheduler, logger: Logg
   };
 
   const connect = async () => {
-    const c = new Client({ connectionString: url });
+    // Named, so the instances sharing the jobs' timers know each other (scheduler.ts, listenerNamePrefix).
+    const c = new Client({ connectionString: url, application_name: `${listenerNamePrefix}${scheduler.peerId}` });
     client = c;
     c.on('error', lost);
     c.on('end', () => client === c && lost());

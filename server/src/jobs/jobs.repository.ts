@@ -140,3 +140,16 @@ export async function markJobFailed(
     )
     .execute();
 }
+
+/**
+ * The schedulers listening for jobs on this database, by the application name of their wake-up connections
+ * (`prefix` + a scheduler's peer id), sorted: the instances that share the jobs' timers. PostgreSQL drops a dead
+ * instance's connections at once (its socket closes with the process), so a killed instance leaves the list.
+ */
+export async function selectListeningPeers(db: Db, prefix: string): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select application_name as name from pg_stat_activity
+     where datname = current_database() and application_name like ${`${prefix}%`}
+     order by application_name`.execute(db);
+  return rows.map((r) => r.name.slice(prefix.length));
+}

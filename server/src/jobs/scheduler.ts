@@ -10,6 +10,12 @@
 // (job-listener.ts) or, without it, by polling every `pollIntervalMs`. Claimed jobs run side by side up to
 // `concurrency`, claimed again as they finish (no batch waits for its slowest job); kinds registered with
 // registerBatch get the jobs claimed together in one call, and completions are written together.
+// Several instances share the timers rather than all claiming every job at its time: each instance listening for
+// wake-ups names its connection (job-listener.ts), and every reading of the upcoming jobs also reads who listens;
+// a job is its own for the instance of rank (job id mod the number of listeners), which arms its timer at the due
+// time, while the others arm theirs as a backup, rounded up to the next `backupDelayMs` after it: their timers of
+// one second fire together and cost one claim, not one each, and if the job's instance died they take it over
+// within two `backupDelayMs` (the next reading no longer counts the dead instance). The claim still decides.
 // Handlers must be idempotent (a job can run again after a crash); they get the claim to tag the rows they touch.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -25,6 +31,7 @@ import {
   markJobsDone,
   renewJobLeases,
   rescheduleJob,
+  selectListeningPeers,
   selectUpcomingJobs,
   type ClaimedJob,
 } from './jobs.repository';
@@ -92,7 +99,15 @@ export interface SchedulerOptions {
   planMinIntervalMs?: number;
   /** Told each time a timer is armed for a job, with when it fires (tests: a job ran because it was armed). */
   onArm?: (jobId: number, at: Date) => void;
+  /**
+   * How late an instance claims, as a backup, a job that is another listening instance's (the timers of a backup
+   * are rounded up to a multiple of this, so those of one interval fire together).
+   */
+  backupDelayMs?: number;
 }
+
+/** The application name prefix of a scheduler's wake-up connection: the rest is its peer id. */
+export const listenerNamePrefix = 'core-jobs:';
 
 /** Retry delay after the n-th failed attempt of a job: 1 s, 2 s, 4 s, … capped at 10 minutes. */
 export const jobRetryDelayMs = (attempt: number): number => Math.min(600_000, 1_000 * 2 ** Math.max(0, attempt - 1));
@@ -118,6 +133,11 @@ export class JobScheduler {
   private heartbeatStopped = false;
   private signalConnected = false;
   private readonly worker = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** This scheduler among the listening instances (job-listener.ts names its connection with it). */
+  readonly peerId = randomUUID();
+  /** Its rank among the listening instances and their number, from the last reading (alone: every job is its own). */
+  private shard = { rank: 0, count: 1 };
+  private readonly backupDelayMs: number;
   private started = false;
   private stopRequested = false;
   /** The in-process timers: job id → when it becomes claimable (ms) and its timer. */
@@ -149,6 +169,7 @@ export class JobScheduler {
     this.lookaheadMs = options.lookaheadMs ?? 30_000;
     this.maxArmed = options.maxArmed ?? 50_000;
     this.planMinIntervalMs = options.planMinIntervalMs ?? 200;
+    this.backupDelayMs = options.backupDelayMs ?? 1_000;
   }
 
   register(kind: string, handler: JobHandler): void {
@@ -304,9 +325,17 @@ export class JobScheduler {
     }, this.pollIntervalMs);
   }
 
-  /** Arms a timer that claims at `at` (ms, on the scheduler's clock), replacing one armed for another time. */
-  private arm(jobId: number, at: number): void {
+  /**
+   * Arms a timer that claims at `at` (ms, on the scheduler's clock), replacing one armed for another time; a job of
+   * another listening instance is armed as a backup, at the next multiple of backupDelayMs after `at + backupDelayMs`.
+   */
+  private arm(jobId: number, dueAt: number): void {
     if (!this.active) return;
+    const { rank, count } = this.shard;
+    const at =
+      count <= 1 || jobId % count === rank
+        ? dueAt
+        : Math.ceil((dueAt + this.backupDelayMs) / this.backupDelayMs) * this.backupDelayMs;
     const existing = this.armed.get(jobId);
     if (existing?.at === at) return;
     if (existing) clearTimeout(existing.timer);
@@ -365,6 +394,7 @@ export class JobScheduler {
     try {
       const now = this.options.now().getTime();
       const until = new Date(now + this.lookaheadMs);
+      await this.readShard();
       const upcoming = await selectUpcomingJobs(this.db, until, this.maxArmed);
       for (const job of upcoming) this.arm(job.id, new Date(job.at).getTime());
       // Only the earliest fitted: read again when the last armed one falls due.
@@ -375,6 +405,22 @@ export class JobScheduler {
       next = this.pollIntervalMs;
     }
     this.schedulePlan(next);
+  }
+
+  /** Who listens besides this instance (only while its own wake-up connection does): its rank among them. */
+  private async readShard(): Promise<void> {
+    if (!this.signalConnected) {
+      this.shard = { rank: 0, count: 1 };
+      return;
+    }
+    try {
+      const peers = await selectListeningPeers(this.db, listenerNamePrefix);
+      const rank = peers.indexOf(this.peerId);
+      this.shard = rank < 0 ? { rank: 0, count: 1 } : { rank, count: peers.length };
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'reading the listening instances failed; arming every job');
+      this.shard = { rank: 0, count: 1 };
+    }
   }
 
   /** Claims due jobs while slots are free; called by the timers, wake(), the poll and finishing jobs. */

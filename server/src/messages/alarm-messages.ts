@@ -31,8 +31,17 @@ export function personalAlarmMessage(
   channel: ChannelName,
   alarm: AlarmFacts,
   timeZone: string,
+  /** A summary of repeats (modules/personal-alarms/personal-alarms.repeats.ts): how many, since when. */
+  repeats?: { count: number; since: Date },
 ): RenderedMessage {
   const lines = [t(language, 'personalAlarm.text', { owner: alarm.owner, text: alarm.text })];
+  if (repeats)
+    lines.push(
+      t(language, 'personalAlarm.repeats', {
+        count: repeats.count,
+        since: dateTime(language, repeats.since, timeZone),
+      }),
+    );
   if (alarm.latitude !== null && alarm.longitude !== null) {
     // Coordinates keep the decimal point in every language: "59,3293, 18,0686" would not read as a pair.
     const mapUrl = `https://www.openstreetmap.org/?mlat=${alarm.latitude}&mlon=${alarm.longitude}`;

@@ -81,6 +81,9 @@ beforeEach(async () => {
   clock.set('2026-11-22T08:00:00.000Z');
   await ctx.services.db.updateTable('personal_alarms').set({ active: false }).execute();
   await ctx.services.db.deleteFrom('jobs').execute();
+  // The clock goes back to 08:00 for each test, which real time never does: the repeat windows the last test's
+  // alarms opened (personal-alarms.repeats.ts) go with it.
+  await ctx.services.db.deleteFrom('personal_alarm_repeat_windows').execute();
   resetChannels();
 });
 

@@ -180,6 +180,41 @@ describe('housekeeping', () => {
     expect(await left()).toEqual(['seen-yesterday']);
   });
 
+  test('alarm repeat windows ended a day ago with no repeat waiting, and hourly volume counts older than 8 days, go; a window with repeats waiting for their summary stays', async () => {
+    const { db } = ctx.services;
+    clock.set('2026-11-23T10:30:00.000Z');
+    const tenant = Number(
+      (
+        await db
+          .insertInto('tenants')
+          .values({ name: 'Volume', logo_url: 'https://v.test/l.png', website_url: 'https://v.test' })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const owner = (await insertUser(ctx.services, { tenants: [tenant] })).id;
+    await db
+      .insertInto('personal_alarm_repeat_windows')
+      .values([
+        { tenant_id: tenant, owner_id: owner, recipients: 'ended-long-ago', ends_at: days(-2), repeats: 0 },
+        { tenant_id: tenant, owner_id: owner, recipients: 'just-ended', ends_at: minutes(-60), repeats: 0 },
+        { tenant_id: tenant, owner_id: owner, recipients: 'summary-waiting', ends_at: days(-2), repeats: 3 },
+      ])
+      .execute();
+    await db
+      .insertInto('tenant_volume')
+      .values([
+        { tenant_id: tenant, kind: 'alarms', hour: days(-9), count: 5 },
+        { tenant_id: tenant, kind: 'alarms', hour: days(-7), count: 5 },
+      ])
+      .execute();
+    const removed = await runHousekeeping(ctx.services);
+    expect(removed).toMatchObject({ personal_alarm_repeat_windows: 1, tenant_volume: 1 });
+    const windows = await db.selectFrom('personal_alarm_repeat_windows').select('recipients').execute();
+    expect(windows.map((w) => w.recipients).sort()).toEqual(['just-ended', 'summary-waiting']);
+    expect(await db.selectFrom('tenant_volume').select('count').execute()).toHaveLength(1);
+  });
+
   test('one housekeeping job per hour however many instances schedule it, and each run schedules the next hour', async () => {
     const { db, jobs } = ctx.services;
     await db.deleteFrom('jobs').execute();

@@ -10,7 +10,8 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database';
 import { migrateToLatest } from '../../src/db/migrate';
 import { seedDemoData } from '../../src/demo/seed';
 import { listenForJobs } from '../../src/jobs/job-listener';
-import { JobScheduler } from '../../src/jobs/scheduler';
+import { JobScheduler, listenerNamePrefix } from '../../src/jobs/scheduler';
+import { selectListeningPeers } from '../../src/jobs/jobs.repository';
 import { createLogger } from '../../src/logger';
 import { fakeClock } from '../support/crisis-fixtures';
 import { openTestDatabase, postgresUrl, storageBackends, type TestBackend } from '../support/database';
@@ -174,6 +175,73 @@ onPostgres('several instances on one PostgreSQL database', () => {
     } finally {
       await Promise.all(handles.map((h) => h.close()));
       await fresh.drop();
+    }
+  }, 60_000);
+
+  test('three instances do not all claim every job at its time: each job is armed at its time by the one listening instance whose it is and as a backup a second later by the others; when that instance dies the survivors arm its jobs at their time', async () => {
+    const shared = await openShared('postgres');
+    const now = () => new Date();
+    const due = Math.ceil((Date.now() + 20_000) / 1_000) * 1_000 + 123;
+    const backup = Math.ceil((due + 1_000) / 1_000) * 1_000;
+    const instances = [shared.a, shared.b, shared.a].map((handle) => {
+      const armed = new Map<number, number>();
+      const scheduler = new JobScheduler(handle.db, { now, logger, onArm: (id, at) => armed.set(id, at.getTime()) });
+      scheduler.register('k', async () => undefined);
+      return { scheduler, armed, listener: listenForJobs(postgresUrl!, scheduler, logger) };
+    });
+    const peers = () => selectListeningPeers(shared.a.db, listenerNamePrefix);
+    try {
+      await until(async () => {
+        const listening = await peers();
+        return instances.every((i) => listening.includes(i.scheduler.peerId));
+      }, 10_000);
+      const ids: number[] = [];
+      for (let n = 0; n < 30; n++) {
+        await instances[0].scheduler.enqueue(shared.a.db, { kind: 'k', dedupeKey: `shard-${n}`, runAt: new Date(due) });
+        ids.push(
+          Number(
+            (
+              await shared.a.db
+                .selectFrom('jobs')
+                .select('id')
+                .where('dedupe_key', '=', `shard-${n}`)
+                .executeTakeFirstOrThrow()
+            ).id,
+          ),
+        );
+      }
+      for (const i of instances) i.scheduler.start();
+      /** Each instance armed each job at its time when the job is its own among `listening`, else as a backup. */
+      const armedAsShared = (listening: string[], which = instances) =>
+        which.every((i) =>
+          ids.every(
+            (id) => i.armed.get(id) === (listening[id % listening.length] === i.scheduler.peerId ? due : backup),
+          ),
+        );
+      let listening = await peers();
+      await until(() => armedAsShared(listening), 10_000);
+      const ownersAtTime = ids.map((id) => instances.filter((i) => i.armed.get(id) === due).length);
+      // Other test files' instances may listen on this database too: a job of theirs is armed by none of these.
+      expect(ownersAtTime.every((n) => n <= 1)).toBe(true);
+      expect(ownersAtTime.filter((n) => n === 1).length).toBeGreaterThanOrEqual(
+        Math.floor((30 * 3) / listening.length) - 3,
+      );
+
+      // The first instance dies (its wake-up connection goes with it): the next reading of the others counts it out.
+      await instances[0].listener.close();
+      await instances[0].scheduler.stop();
+      const survivors = instances.slice(1);
+      await until(async () => !(await peers()).includes(instances[0].scheduler.peerId), 10_000);
+      listening = await peers();
+      for (const i of survivors) i.scheduler.wake();
+      await until(() => armedAsShared(listening, survivors), 10_000);
+      expect(ids.every((id) => survivors.filter((i) => i.armed.get(id) === due).length <= 1)).toBe(true);
+    } finally {
+      for (const i of instances) {
+        await i.listener.close();
+        await i.scheduler.stop();
+      }
+      await shared.close();
     }
   }, 60_000);
 

@@ -50,6 +50,7 @@ export const en = {
     text: 'Personal alarm from {{owner}}: {{text}}',
     location: 'Last known location: {{coordinates}} {{mapUrl}}',
     ranOut: 'The timer ran out at {{time}}.',
+    repeats: 'Alarms repeated since {{since}}: {{count}}. This message stands for all of them; the latest is shown.',
     warningSubject: 'Your personal alarm goes off soon',
     warning: 'Your personal alarm goes off {{inTime}} unless you stop or extend it: {{text}}',
   },
@@ -87,6 +88,14 @@ export const en = {
     doneTitle: 'Confirmed',
     doneHeading: 'Thank you',
     doneText: 'You confirmed that you have read this message.',
+  },
+  unusualVolume: {
+    subject: 'Unusual volume in {{organisation}}',
+    alarms: '{{count}} personal alarms were raised in the hour from {{from}}; the usual is {{usual}} an hour.',
+    messages: '{{count}} external messages were sent in the hour from {{from}}; the usual is {{usual}} an hour.',
+    alarmsAdvice:
+      'Every alarm still goes out (repeats to the same recipients are summarised). If this is not a real emergency, check who raised them.',
+    messagesAdvice: 'If this is not a real crisis, check who sent them and whether a sender account is misused.',
   },
 };
 

@@ -53,6 +53,8 @@ export const es: Catalog = {
     text: 'Alarma personal de {{owner}}: {{text}}',
     location: 'Última ubicación conocida: {{coordinates}} {{mapUrl}}',
     ranOut: 'El temporizador terminó el {{time}}.',
+    repeats:
+      'Alarmas repetidas desde el {{since}}: {{count}}. Este mensaje las representa a todas; se muestra la última.',
     warningSubject: 'Tu alarma personal se activará pronto',
     warning: 'Tu alarma personal se activará {{inTime}} si no la detienes o la prolongas: {{text}}',
   },
@@ -90,5 +92,16 @@ export const es: Catalog = {
     doneTitle: 'Confirmado',
     doneHeading: 'Gracias',
     doneText: 'Has confirmado que has leído este mensaje.',
+  },
+  unusualVolume: {
+    subject: 'Volumen inusual en {{organisation}}',
+    alarms:
+      'Se activaron {{count}} alarmas personales en la hora desde el {{from}}; lo habitual es {{usual}} por hora.',
+    messages:
+      'Se enviaron {{count}} mensajes externos en la hora desde el {{from}}; lo habitual es {{usual}} por hora.',
+    alarmsAdvice:
+      'Todas las alarmas se siguen enviando (las repeticiones a los mismos destinatarios se resumen). Si no es una emergencia real, compruebe quién las activó.',
+    messagesAdvice:
+      'Si no es una crisis real, compruebe quién los envió y si se está usando indebidamente una cuenta de remitente.',
   },
 };

@@ -51,6 +51,8 @@ export const fi: Catalog = {
     text: 'Henkilöhälytys käyttäjältä {{owner}}: {{text}}',
     location: 'Viimeisin tunnettu sijainti: {{coordinates}} {{mapUrl}}',
     ranOut: 'Ajastin päättyi {{time}}.',
+    repeats:
+      'Toistettuja hälytyksiä {{since}} alkaen: {{count}}. Tämä viesti koskee niitä kaikkia; viimeisin näytetään.',
     warningSubject: 'Henkilöhälytyksesi laukeaa pian',
     warning: 'Henkilöhälytyksesi laukeaa {{inTime}}, ellet pysäytä tai jatka sitä: {{text}}',
   },
@@ -88,5 +90,14 @@ export const fi: Catalog = {
     doneTitle: 'Vahvistettu',
     doneHeading: 'Kiitos',
     doneText: 'Vahvistit lukeneesi tämän viestin.',
+  },
+  unusualVolume: {
+    subject: 'Poikkeuksellisen paljon lähetyksiä: {{organisation}}',
+    alarms: '{{count}} henkilöhälytystä tehtiin tunnin aikana alkaen {{from}}; tavallisesti {{usual}} tunnissa.',
+    messages: '{{count}} ulkoista viestiä lähetettiin tunnin aikana alkaen {{from}}; tavallisesti {{usual}} tunnissa.',
+    alarmsAdvice:
+      'Jokainen hälytys lähtee edelleen (toistot samoille vastaanottajille kootaan yhteen). Jos kyse ei ole todellisesta hätätilanteesta, tarkista kuka ne teki.',
+    messagesAdvice:
+      'Jos kyse ei ole todellisesta kriisistä, tarkista kuka ne lähetti ja käytetäänkö lähettäjätiliä väärin.',
   },
 };

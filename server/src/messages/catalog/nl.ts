@@ -52,6 +52,8 @@ export const nl: Catalog = {
     text: 'Persoonlijk alarm van {{owner}}: {{text}}',
     location: 'Laatst bekende locatie: {{coordinates}} {{mapUrl}}',
     ranOut: 'De timer is afgelopen op {{time}}.',
+    repeats:
+      'Herhaalde alarmen sinds {{since}}: {{count}}. Dit bericht geldt voor allemaal; het laatste wordt getoond.',
     warningSubject: 'Je persoonlijke alarm gaat zo af',
     warning: 'Je persoonlijke alarm gaat {{inTime}} af, tenzij je het stopt of verlengt: {{text}}',
   },
@@ -89,5 +91,14 @@ export const nl: Catalog = {
     doneTitle: 'Bevestigd',
     doneHeading: 'Bedankt',
     doneText: 'Je hebt bevestigd dat je dit bericht hebt gelezen.',
+  },
+  unusualVolume: {
+    subject: 'Ongewoon veel berichten bij {{organisation}}',
+    alarms: 'Er zijn {{count}} persoonlijke alarmen gegeven in het uur vanaf {{from}}; gewoonlijk {{usual}} per uur.',
+    messages: 'Er zijn {{count}} externe berichten verstuurd in het uur vanaf {{from}}; gewoonlijk {{usual}} per uur.',
+    alarmsAdvice:
+      'Elk alarm gaat nog steeds uit (herhalingen naar dezelfde ontvangers worden samengevat). Als dit geen echte noodsituatie is, controleer wie ze gaf.',
+    messagesAdvice:
+      'Als dit geen echte crisis is, controleer wie ze verstuurde en of een afzenderaccount wordt misbruikt.',
   },
 };

@@ -52,6 +52,7 @@ export const pt: Catalog = {
     text: 'Alarme pessoal de {{owner}}: {{text}}',
     location: 'Última localização conhecida: {{coordinates}} {{mapUrl}}',
     ranOut: 'O temporizador terminou em {{time}}.',
+    repeats: 'Alarmes repetidos desde {{since}}: {{count}}. Esta mensagem representa todos; é mostrado o mais recente.',
     warningSubject: 'Seu alarme pessoal vai disparar em breve',
     warning: 'Seu alarme pessoal vai disparar {{inTime}}, a menos que você o pare ou prolongue: {{text}}',
   },
@@ -89,5 +90,15 @@ export const pt: Catalog = {
     doneTitle: 'Confirmado',
     doneHeading: 'Obrigado',
     doneText: 'Você confirmou que leu esta mensagem.',
+  },
+  unusualVolume: {
+    subject: 'Volume invulgar em {{organisation}}',
+    alarms: 'Foram acionados {{count}} alarmes pessoais na hora a partir de {{from}}; o habitual é {{usual}} por hora.',
+    messages:
+      'Foram enviadas {{count}} mensagens externas na hora a partir de {{from}}; o habitual é {{usual}} por hora.',
+    alarmsAdvice:
+      'Todos os alarmes continuam a ser enviados (as repetições para os mesmos destinatários são resumidas). Se não for uma emergência real, verifique quem os acionou.',
+    messagesAdvice:
+      'Se não for uma crise real, verifique quem as enviou e se uma conta de remetente está a ser usada indevidamente.',
   },
 };

@@ -52,6 +52,7 @@ export const sv: Catalog = {
     text: 'Personlarm från {{owner}}: {{text}}',
     location: 'Senast kända position: {{coordinates}} {{mapUrl}}',
     ranOut: 'Timern gick ut {{time}}.',
+    repeats: 'Upprepade larm sedan {{since}}: {{count}}. Det här meddelandet gäller dem alla; det senaste visas.',
     warningSubject: 'Ditt personlarm går snart',
     warning: 'Ditt personlarm går {{inTime}} om du inte stoppar eller förlänger det: {{text}}',
   },
@@ -89,5 +90,14 @@ export const sv: Catalog = {
     doneTitle: 'Bekräftat',
     doneHeading: 'Tack',
     doneText: 'Du har bekräftat att du har läst det här meddelandet.',
+  },
+  unusualVolume: {
+    subject: 'Ovanligt många utskick i {{organisation}}',
+    alarms: '{{count}} personliga larm utlöstes under timmen från {{from}}; det vanliga är {{usual}} i timmen.',
+    messages: '{{count}} externa meddelanden skickades under timmen från {{from}}; det vanliga är {{usual}} i timmen.',
+    alarmsAdvice:
+      'Alla larm går fortfarande ut (upprepningar till samma mottagare sammanfattas). Om detta inte är en verklig nödsituation, kontrollera vem som utlöste dem.',
+    messagesAdvice:
+      'Om detta inte är en verklig kris, kontrollera vem som skickade dem och om ett avsändarkonto missbrukas.',
   },
 };

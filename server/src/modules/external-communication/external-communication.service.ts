@@ -7,6 +7,7 @@ import type { AuthContext } from '../../shared/caller';
 import type { ExternalCommunicationDeps } from './external-communication.deps';
 import { pageOf, type Page, type PageParams } from '../../shared/paging';
 import { countExternalMessage } from '../../security/sending-quotas';
+import { countVolume } from '../../notify/unusual-volume';
 import { ceilingLiftedUntil, selectTenantAdministrators } from './external-communication.quota.repository';
 import {
   findExternalMessage,
@@ -167,6 +168,7 @@ export async function sendCecMessage(
     return row;
   });
   services.jobs.wake();
+  countVolume(services, 'messages', new Map([[tenantId, 1]]), sentAt);
   const [message] = await withGroups(services, [await messageOfTenant(services, tenantId, stored.id)]);
   return message;
 }

@@ -122,7 +122,17 @@ export const loadAlarmMessage = (db: Executor, messageId: number) =>
     .innerJoin('personal_alarms as a', 'a.id', 'pm.alarm_id')
     .innerJoin('users as u', 'u.id', 'a.user_id')
     .leftJoin('personal_alarm_locations as l', 'l.id', 'a.location_id')
-    .select(['pm.kind', 'pm.change_id', 'a.text', 'a.dispatch_at', 'u.name as owner', 'l.latitude', 'l.longitude'])
+    .select([
+      'pm.kind',
+      'pm.change_id',
+      'pm.repeats',
+      'pm.repeats_since',
+      'a.text',
+      'a.dispatch_at',
+      'u.name as owner',
+      'l.latitude',
+      'l.longitude',
+    ])
     .where('pm.id', '=', messageId)
     .executeTakeFirstOrThrow();
 

@@ -2,7 +2,8 @@
 // per alarm, kind and version, with its dispatches) in one transaction with the checks, then sends. Run again
 // after a crash it finds the row and only sends what is not sent yet; made for an older version, it does nothing.
 // Jobs claimed together (10,000 alarms due within a minute) share that transaction, so its cost does not grow
-// with every alarm; each job still sends under its own claim and fails on its own.
+// with every alarm; each job still sends under its own claim and fails on its own. An alarm that repeats one just
+// delivered to the same recipients is recorded without dispatches and counted into a summary (personal-alarms.repeats.ts).
 import {
   deliverDispatches,
   type ClaimedDispatch,
@@ -34,6 +35,8 @@ import {
   markAlarmsFired,
 } from './personal-alarms.delivery.repository';
 import { insertClaimedUserDispatches, singleUser } from './personal-alarms.repository';
+import { collapseRepeats, recordRepeatSummary, type Collapsed } from './personal-alarms.repeats';
+import { countVolume } from '../../notify/unusual-volume';
 
 type Kind = 'warning' | 'alarm';
 
@@ -85,7 +88,10 @@ type Decision = null | number | { rerunAt: Date } | Fresh;
 async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: AlarmJob[]): Promise<BatchJobResult[]> {
   if (jobs.length === 0) return [];
   const now = jobs[0].ctx.now();
+  /** Alarms that went off (delivered or collapsed), per tenant: counted for the unusual-volume notice. */
+  const raised = new Map<number, number>();
   const decisions = await services.db.transaction().execute(async (trx): Promise<Decision[]> => {
+    raised.clear();
     const alarmIds = [...new Set(jobs.map((job) => job.alarmId))];
     const alarms = new Map((await lockAlarmsForDelivery(trx, alarmIds)).map((alarm) => [alarm.id, alarm]));
     const recorded = kind === 'warning' ? await findAlarmMessages(trx, alarmIds, kind) : [];
@@ -109,6 +115,17 @@ async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: Alar
       return null;
     });
     if (fresh.length === 0) return decided;
+    // An alarm always goes off; one that repeats an alarm just delivered to the same recipients is counted into
+    // the summary of its window instead of being delivered on its own.
+    const collapsed =
+      kind === 'alarm'
+        ? await collapseRepeats(
+            services,
+            trx,
+            fresh.map(({ alarm }) => ({ alarmId: alarm.id, tenantId: alarm.tenant_id, ownerId: alarm.user_id })),
+            now,
+          )
+        : new Map<number, Collapsed>();
     const messages = await insertAlarmMessages(
       trx,
       fresh.map(({ index, alarm }) => ({
@@ -117,10 +134,12 @@ async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: Alar
         kind,
         version: jobs[index].version,
         created_at: now,
+        repeat_window_id: collapsed.get(alarm.id)?.windowId ?? null,
+        repeat_generation: collapsed.get(alarm.id)?.generation ?? null,
       })),
     );
     const messageOf = new Map(messages.map((m) => [Number(m.alarm_id), m.id]));
-    const toDispatch = fresh.map(({ index, alarm }) => ({
+    const toRecord = fresh.map(({ index, alarm }) => ({
       messageId: messageOf.get(alarm.id)!,
       alarmId: alarm.id,
       tenantId: alarm.tenant_id,
@@ -128,12 +147,24 @@ async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: Alar
       kind,
       claim: jobs[index].ctx.claim,
     }));
-    const claimed = await insertClaimedAlarmDispatches(trx, toDispatch, now);
-    if (kind === 'alarm') await markAlarmsFired(trx, toDispatch, now);
+    const claimed = await insertClaimedAlarmDispatches(
+      trx,
+      toRecord.filter((m) => !collapsed.has(m.alarmId)),
+      now,
+    );
+    if (kind === 'alarm') {
+      await markAlarmsFired(trx, toRecord, now);
+      for (const { tenantId } of toRecord) raised.set(tenantId, (raised.get(tenantId) ?? 0) + 1);
+    }
     const claimedOf = new Map<number, ClaimedDispatch[]>();
     for (const { message_id: messageId, ...dispatch } of claimed)
       claimedOf.set(messageId, [...(claimedOf.get(messageId) ?? []), dispatch]);
     for (const { index, alarm } of fresh) {
+      const repeat = collapsed.get(alarm.id);
+      if (repeat) {
+        services.logger.info({ alarmId: alarm.id, ...repeat }, 'personal alarm counted into its repeat summary');
+        continue;
+      }
       const messageId = messageOf.get(alarm.id)!;
       decided[index] = {
         messageId,
@@ -143,6 +174,8 @@ async function runAlarmJobs(services: PersonalAlarmsDeps, kind: Kind, jobs: Alar
     }
     return decided;
   });
+  // Counted in the process, written within a second (it never throws nor waits).
+  countVolume(services, 'alarms', raised, now);
   const settled = await Promise.allSettled(
     decisions.map(async (decision, index): Promise<JobResult> => {
       const { ctx, alarmId } = jobs[index];
@@ -171,8 +204,10 @@ interface Fresh {
 }
 
 interface AlarmText {
-  kind: Kind;
+  kind: Kind | 'repeats';
   text: string;
+  /** A summary of repeats: how many alarms it stands for, and since when. */
+  repeats?: { count: number; since: Date };
   dispatch_at: Date;
   owner: string;
   latitude: number | null;
@@ -194,9 +229,9 @@ function render(services: PersonalAlarmsDeps, m: AlarmText): LoadedMessage {
   return {
     render: (dispatch): Rendered => {
       const language = languageOfTag(dispatch.language) ?? fallbackLanguage;
-      return m.kind === 'warning'
-        ? personalAlarmWarning(language, dispatch.channel, facts, secondsLeft(m.dispatch_at, services.now()))
-        : personalAlarmMessage(language, dispatch.channel, facts, services.config.timeZone);
+      if (m.kind === 'warning')
+        return personalAlarmWarning(language, dispatch.channel, facts, secondsLeft(m.dispatch_at, services.now()));
+      return personalAlarmMessage(language, dispatch.channel, facts, services.config.timeZone, m.repeats);
     },
   };
 }
@@ -206,7 +241,9 @@ export const alarmAdapter: DispatchSourceAdapter<PersonalAlarmsDeps> = {
   async load(services: PersonalAlarmsDeps, messageId: number): Promise<LoadedMessage> {
     const m = await loadAlarmMessage(services.db, messageId);
     if (m.kind === 'changed') return renderChange(services, await loadChange(services.db, m.change_id!));
-    return render(services, { ...m, kind: m.kind });
+    const repeats =
+      m.kind === 'repeats' ? { count: m.repeats ?? 0, since: new Date(m.repeats_since ?? m.dispatch_at) } : undefined;
+    return render(services, { ...m, kind: m.kind, repeats });
   },
   // A push that could not be delivered falls back to SMS, an SMS to email, unless the person was reached otherwise.
   async onGaveUp(services: PersonalAlarmsDeps, messageId: number, failed: ClaimedDispatch[]) {
@@ -217,6 +254,22 @@ export const alarmAdapter: DispatchSourceAdapter<PersonalAlarmsDeps> = {
     }
   },
 };
+
+/** The summary job of a window's generation of repeats (personal-alarms.repeats.ts): records it, then sends. */
+export async function summariseRepeats(
+  services: PersonalAlarmsDeps,
+  windowId: number,
+  generation: number,
+  ctx: JobContext,
+): Promise<JobResult> {
+  const outcome = await recordRepeatSummary(services, windowId, generation, ctx);
+  if (outcome === null) return undefined;
+  if (typeof outcome === 'number') return deliverDispatches(services, ctx, alarmAdapter, outcome);
+  return deliverDispatches(services, ctx, alarmAdapter, outcome.messageId, {
+    fresh: true,
+    claimed: outcome.claimed,
+  });
+}
 
 /**
  * The owner's notice of a change someone else made (personal-alarms.audit.ts enqueues it with the change). Like
