@@ -2,6 +2,7 @@
 // `npm test`: the contract lint, the drift guard, the type check, the code lint and the contract tests from outside
 // (side by side), then every Jest suite, then one closing line `N passed, N failed` that sums them all (each static
 // check counts as one).
+import './node-version.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
