@@ -118,6 +118,18 @@ if (existsSync(results)) {
 }
 rmSync(out, { recursive: true, force: true });
 
+// The register of security rules (scripts/rules/register.mjs) on what changed: each rule whose home file or tests
+// changed since the merge base with main is broken in a scratch copy and must fail at least two tests; each counts
+// as one. The full register is a nightly run in slices (docs/testing.md, "The register"). RULES=0 skips it.
+if (process.env.RULES !== '0') {
+  const rulesOk = step('security rules on what changed (npm run test:rules -- --changed)', process.execPath, [
+    join(root, 'scripts', 'rules', 'run.mjs'),
+    '--changed',
+  ]);
+  if (rulesOk) passed++;
+  else failed++;
+}
+
 console.log(`\nnpm test: ${since(started)}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
