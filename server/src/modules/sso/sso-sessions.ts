@@ -12,7 +12,7 @@ import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { SsoDeps } from './sso.deps';
-import { holdSession, settleAndIssueTokens, startSsoSession, type SessionBody } from '../sessions';
+import { factorsAfterAnswer, holdSession, settleAndIssueTokens, startSsoSession, type SessionBody } from '../sessions';
 import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
 
@@ -108,7 +108,7 @@ export async function completeSsoSession(
     const session = await holdSession(trx, sessionId);
     if (!session || session.revoked_at || session.expires_at <= now)
       throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
-    const factors = { [kind]: 'verified' as const };
+    const factors = factorsAfterAnswer('sso', kind);
     await bindSession(trx, sessionId, userId, factors, now);
     // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
     return settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
