@@ -13,6 +13,7 @@
 //   npm run test:rules -- --changed         the rules whose home file changed since the merge base with main
 //   npm run test:rules -- --slice 2/4       the second of four equal slices (a nightly job runs them all)
 //   npm run test:rules -- --list            the rules and their homes, nothing run
+//   npm run test:rules -- --jobs 2          two rules at a time, each in a copy of its own
 // --report <file> writes the results elsewhere (default reports/rules.json; a partial run never overwrites it
 // unless named explicitly).
 import { spawn, spawnSync } from 'node:child_process';
@@ -42,6 +43,7 @@ const flag = (name) => {
   return true;
 };
 const slice = option('--slice');
+const jobsOption = option('--jobs');
 const reportOption = option('--report');
 const changedOnly = flag('--changed');
 const listOnly = flag('--list');
@@ -128,118 +130,158 @@ if (chosen.length === 0) {
   process.exit(0);
 }
 
-// The scratch copy: the tree as it is now (uncommitted edits included), without node_modules (linked) and the
-// repository's history. Jest's project reads its configuration and tests from the copy.
+// The scratch copies: the tree as it is now (uncommitted edits included), without node_modules (linked) and the
+// repository's history, one per worker. Jest's project reads its configuration and tests from the copy.
 const scratch = mkdtempSync(join(tmpdir(), 'rules-'));
-const copy = join(scratch, 'repo');
 const skipped = new Set(['.git', 'node_modules', 'reports', 'coverage', 'dist', 'test-output']);
-cpSync(root, copy, {
-  recursive: true,
-  filter: (source) => {
-    const name = relative(root, source).split('/').pop();
-    return !skipped.has(name) && !name.startsWith('.stryker-tmp');
-  },
-});
-for (const modules of ['node_modules', 'server/node_modules', 'web/node_modules'])
-  if (existsSync(join(root, modules))) symlinkSync(join(root, modules), join(copy, modules), 'dir');
+function makeCopy(name) {
+  const copy = join(scratch, name);
+  cpSync(root, copy, {
+    recursive: true,
+    filter: (source) => {
+      const base = relative(root, source).split('/').pop();
+      return !skipped.has(base) && !base.startsWith('.stryker-tmp');
+    },
+  });
+  for (const modules of ['node_modules', 'server/node_modules', 'web/node_modules'])
+    if (existsSync(join(root, modules))) symlinkSync(join(root, modules), join(copy, modules), 'dir');
+  return copy;
+}
 
 const env = { ...process.env, CI: process.env.CI ?? 'true' };
 // PGlite only: one store is enough to show a rule caught, and the run then needs no database server. A migrated copy
-// is made once and kept for the rules outside the migrations; a rule in a migration migrates afresh.
+// is made once per worker and kept for the rules outside the migrations; a rule in a migration migrates afresh.
 for (const name of ['CORE_TEST_PGLITE_SNAPSHOT', 'CORE_TEST_POSTGRES_TEMPLATE', 'TEST_DATABASE_URL']) delete env[name];
-const snapshot = join(scratch, 'migrated.tar');
 
-let running = null;
+const running = new Set();
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
-    running?.kill('SIGKILL');
+    for (const child of running) child.kill('SIGKILL');
     rmSync(scratch, { recursive: true, force: true });
     process.exit(130);
   });
 }
 
-const results = [];
+/** One rule in one worker's copy: the flip applied, the tests run, the file put back. */
+async function runRule(rule, copy) {
+  const { home, text, from } = locate(rule);
+  const path = join(copy, rule.home.file);
+  writeFileSync(path, text.replace(from, rule.flip.to));
+  const report = join(copy, '..', `${rule.id}.json`);
+  const ruleStarted = Date.now();
+  const inMigration = rule.home.file.includes('/db/migrations/');
+  const snapshot = join(copy, '..', `${relative(scratch, copy)}-migrated.tar`);
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        '--experimental-vm-modules',
+        '--disable-warning=ExperimentalWarning',
+        'node_modules/jest/bin/jest.js',
+        ...rule.tests,
+        '--selectProjects',
+        'server',
+        '--maxWorkers=2',
+        '--silent',
+        '--forceExit',
+        '--json',
+        `--outputFile=${report}`,
+      ],
+      {
+        cwd: copy,
+        env: inMigration ? env : { ...env, CORE_TEST_PGLITE_SNAPSHOT: snapshot },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      },
+    );
+    running.add(child);
+    const timer = setTimeout(() => child.kill('SIGKILL'), perRuleTimeoutMs);
+    await once(child, 'exit');
+    clearTimeout(timer);
+    running.delete(child);
+  } finally {
+    writeFileSync(path, text);
+  }
+  // A test that failed only by running out of time is not counted as catching the rule: on a loaded machine a test
+  // times out without any flip (the same reason a mutant that timed out is not believed, docs/testing.md). Such
+  // tests are reported as `testsTimedOut`, and a test file that could not run counts only when it did not time out.
+  const timeout = /Exceeded timeout of \d+ ?ms|thrown: "Exceeded timeout/;
+  let testsRun = 0;
+  let testsFailed = 0;
+  let testsTimedOut = 0;
+  let failedTitles = [];
+  try {
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    testsRun = json.numTotalTests;
+    for (const file of json.testResults) {
+      const name = relative(copy, file.name);
+      for (const a of file.assertionResults.filter((a) => a.status === 'failed')) {
+        if (a.failureMessages.length > 0 && a.failureMessages.every((m) => timeout.test(m))) testsTimedOut++;
+        else {
+          testsFailed++;
+          failedTitles.push(`${name}: ${a.fullName}`);
+        }
+      }
+      if (file.testExecError || (file.assertionResults.length === 0 && file.status === 'failed')) {
+        const message = `${file.testExecError?.message ?? ''} ${file.message ?? ''}`;
+        if (timeout.test(message)) testsTimedOut++;
+        else {
+          testsFailed++;
+          failedTitles.push(`${name}: the file did not run (${message.trim().split('\n')[0].slice(0, 120)})`);
+        }
+      }
+    }
+  } catch {
+    testsFailed = 0;
+  }
+  const ok = testsFailed >= minimumFailures;
+  const seconds = ((Date.now() - ruleStarted) / 1000).toFixed(0);
+  console.log(
+    `${ok ? 'caught  ' : 'MISSED  '} ${String(testsFailed).padStart(3)} of ${String(testsRun).padStart(3)} failed${testsTimedOut ? `, ${testsTimedOut} timed out` : ''} (${seconds} s)  ${rule.id}  ${home}`,
+  );
+  if (process.env.RULES_VERBOSE) for (const title of failedTitles) console.log(`             ${title}`);
+  return { rule: rule.id, home, testsRun, testsFailed, testsTimedOut, ok, failedTitles };
+}
+
+// The full run writes the committed report; a partial one only where told. It is written after every rule, so a
+// run stopped part way leaves the rules it finished.
+const reportFile = reportOption ?? (chosen === rules ? join(root, 'reports', 'rules.json') : null);
+function writeReport() {
+  if (!reportFile) return;
+  mkdirSync(dirname(reportFile), { recursive: true });
+  const done = results.filter(Boolean);
+  const rows = done.map(({ rule, home, testsRun, testsFailed, testsTimedOut }) => ({
+    rule,
+    home,
+    testsRun,
+    testsFailed,
+    testsTimedOut,
+  }));
+  writeFileSync(reportFile, `${JSON.stringify(rows, null, 2)}\n`);
+}
+
+// --jobs N runs N rules at a time, each worker in a copy of its own (default 1: the tests of one rule already use
+// Jest's two workers).
+const jobs = Math.max(1, Math.min(Number(jobsOption ?? 1) || 1, chosen.length));
+const results = new Array(chosen.length);
 const started = Date.now();
 try {
-  for (const rule of chosen) {
-    const { home, text, from } = locate(rule);
-    const path = join(copy, rule.home.file);
-    writeFileSync(path, text.replace(from, rule.flip.to));
-    const report = join(scratch, 'jest.json');
-    rmSync(report, { force: true });
-    const ruleStarted = Date.now();
-    const inMigration = rule.home.file.includes('/db/migrations/');
-    try {
-      running = spawn(
-        process.execPath,
-        [
-          '--experimental-vm-modules',
-          '--disable-warning=ExperimentalWarning',
-          'node_modules/jest/bin/jest.js',
-          ...rule.tests,
-          '--selectProjects',
-          'server',
-          '--maxWorkers=2',
-          '--silent',
-          '--forceExit',
-          '--json',
-          `--outputFile=${report}`,
-        ],
-        {
-          cwd: copy,
-          env: inMigration ? env : { ...env, CORE_TEST_PGLITE_SNAPSHOT: snapshot },
-          stdio: ['ignore', 'ignore', 'ignore'],
-        },
-      );
-      const timer = setTimeout(() => running?.kill('SIGKILL'), perRuleTimeoutMs);
-      await once(running, 'exit');
-      clearTimeout(timer);
-    } finally {
-      running = null;
-      writeFileSync(path, text);
-    }
-    let testsRun = 0;
-    let testsFailed = 0;
-    let failedTitles = [];
-    try {
-      const json = JSON.parse(readFileSync(report, 'utf8'));
-      testsRun = json.numTotalTests;
-      testsFailed = json.numFailedTests + json.numRuntimeErrorTestSuites;
-      failedTitles = json.testResults.flatMap((file) =>
-        file.assertionResults
-          .filter((a) => a.status === 'failed')
-          .map((a) => `${relative(copy, file.name)}: ${a.fullName}`),
-      );
-    } catch {
-      testsFailed = 0;
-    }
-    const ok = testsFailed >= minimumFailures;
-    results.push({ rule: rule.id, home, testsRun, testsFailed, ok, failedTitles });
-    const seconds = ((Date.now() - ruleStarted) / 1000).toFixed(0);
-    console.log(
-      `${ok ? 'caught  ' : 'MISSED  '} ${String(testsFailed).padStart(3)} of ${String(testsRun).padStart(3)} failed (${seconds} s)  ${rule.id}  ${home}`,
-    );
-    if (process.env.RULES_VERBOSE) for (const title of failedTitles) console.log(`             ${title}`);
-  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: jobs }, async (_, worker) => {
+      const copy = makeCopy(`repo-${worker + 1}`);
+      while (next < chosen.length) {
+        const index = next++;
+        results[index] = await runRule(chosen[index], copy);
+        writeReport();
+      }
+    }),
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-// The full run writes the committed report; a partial one only where told.
-const reportFile = reportOption ?? (chosen === rules ? join(root, 'reports', 'rules.json') : null);
-if (reportFile) {
-  mkdirSync(dirname(reportFile), { recursive: true });
-  writeFileSync(
-    reportFile,
-    `${JSON.stringify(
-      results.map(({ rule, home, testsRun, testsFailed }) => ({ rule, home, testsRun, testsFailed })),
-      null,
-      2,
-    )}\n`,
-  );
-}
-
-const missed = results.filter((r) => !r.ok);
+writeReport();
+const missed = results.filter((r) => !r?.ok);
 const minutes = ((Date.now() - started) / 60_000).toFixed(1);
 console.log(
   missed.length
