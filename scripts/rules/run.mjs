@@ -49,8 +49,9 @@ const changedOnly = flag('--changed');
 const listOnly = flag('--list');
 
 /** Where a rule's text stands today: `file:line`, or an error naming how often it occurs. */
-function locate(rule) {
-  const path = join(root, rule.home.file);
+/** `base`: the tree to read (the working tree, or a worker's copy while it runs: edits made meanwhile stay out). */
+function locate(rule, base = root) {
+  const path = join(base, rule.home.file);
   if (!existsSync(path)) return { error: `${rule.home.file} does not exist` };
   const text = readFileSync(path, 'utf8');
   const from = rule.flip.from ?? rule.home.text;
@@ -164,7 +165,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 /** One rule in one worker's copy: the flip applied, the tests run, the file put back. */
 async function runRule(rule, copy) {
-  const { home, text, from } = locate(rule);
+  const { home, text, from } = locate(rule, copy);
   const path = join(copy, rule.home.file);
   writeFileSync(path, text.replace(from, rule.flip.to));
   const report = join(copy, '..', `${rule.id}.json`);
