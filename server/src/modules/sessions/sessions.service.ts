@@ -41,7 +41,7 @@ import {
   refreshGraceMs,
   refreshTokenPrefix,
   sessionLifetimeMs,
-  inContractOrder,
+  sessionBody,
   successorRefreshToken,
   type SessionBody,
 } from './tokens';
@@ -102,23 +102,6 @@ async function openSession(
     giveBackValues(now, after),
   );
   return sessionBody(services, { id, userId: owner.userId, refreshToken, factors: written.factors });
-}
-
-async function sessionBody(
-  services: SessionsDeps,
-  session: { id: string; userId: number | null; refreshToken: string; factors: Factors },
-): Promise<SessionBody> {
-  const accessToken = await services.tokens.sign({
-    userId: session.userId,
-    sessionId: session.id,
-    pending: hasPendingFactor(session.factors),
-  });
-  return {
-    id: session.id,
-    accessToken,
-    refreshToken: session.refreshToken,
-    factors: inContractOrder(session.factors) as SessionBody['factors'],
-  };
 }
 
 /**

@@ -54,6 +54,17 @@ export async function issueTokens(
 ): Promise<SessionBody> {
   const refreshToken = newRefreshToken();
   await replaceRefreshToken(db, session.id, hashRefreshToken(services, refreshToken), services.now().toISOString());
+  return sessionBody(services, { ...session, refreshToken });
+}
+
+/**
+ * The session answer, built here only: an access token (marked pending while a factor waits) beside the refresh
+ * token just issued, and the factors in the contract's order.
+ */
+export async function sessionBody(
+  services: SessionsDeps,
+  session: { id: string; userId: number | null; refreshToken: string; factors: Factors },
+): Promise<SessionBody> {
   const accessToken = await services.tokens.sign({
     userId: session.userId,
     sessionId: session.id,
@@ -62,7 +73,7 @@ export async function issueTokens(
   return {
     id: session.id,
     accessToken,
-    refreshToken,
+    refreshToken: session.refreshToken,
     factors: inContractOrder(session.factors) as SessionBody['factors'],
   };
 }
