@@ -16,6 +16,7 @@ export {
 } from './lockouts';
 export {
   attemptNotChecked,
+  bindSsoSession,
   forgetCredentialsOf,
   holdSession,
   removePasskeysOnReset,

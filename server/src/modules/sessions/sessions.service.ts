@@ -35,6 +35,7 @@ import {
   useCoalertCode,
 } from './sessions.repository';
 import { refreshHistoryMs } from './lifetimes';
+import { bindSessionToUser } from './sso-binding.repository';
 import {
   hashRefreshToken,
   newRefreshToken,
@@ -274,6 +275,18 @@ export async function endSession(
  */
 export function holdSession(trx: Trx, sessionId: string) {
   return findSessionForUpdate(trx, sessionId);
+}
+
+/**
+ * A single sign-on session answered: bound to the user its identity provider asserted, with the verified factor, in
+ * the caller's transaction (the session held by holdSession).
+ */
+export function bindSsoSession(
+  trx: Trx,
+  session: { id: string; userId: number; factors: Record<string, 'verified'> },
+  now: Date,
+) {
+  return bindSessionToUser(trx, session.id, session.userId, session.factors, now);
 }
 
 /** Ends every live session of a user: a password reset, a directory's deactivation. */
