@@ -12,8 +12,15 @@ import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { SsoDeps } from './sso.deps';
-import { factorsAfterAnswer, holdSession, settleAndIssueTokens, startSsoSession, type SessionBody } from '../sessions';
-import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
+import {
+  bindSsoSession,
+  factorsAfterAnswer,
+  holdSession,
+  settleAndIssueTokens,
+  startSsoSession,
+  type SessionBody,
+} from '../sessions';
+import { findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
 
 export const challengeLifetimeMs = 10 * 60_000;
@@ -109,7 +116,7 @@ export async function completeSsoSession(
     if (!session || session.revoked_at || session.expires_at <= now)
       throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
     const factors = factorsAfterAnswer('sso', kind);
-    await bindSession(trx, sessionId, userId, factors, now);
+    await bindSsoSession(trx, { id: sessionId, userId, factors }, now);
     // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
     return settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
   });
