@@ -134,14 +134,26 @@ if (chosen.length === 0) {
 // The scratch copies: the tree as it is now (uncommitted edits included), without node_modules (linked) and the
 // repository's history, one per worker. Jest's project reads its configuration and tests from the copy.
 const scratch = mkdtempSync(join(tmpdir(), 'rules-'));
-const skipped = new Set(['.git', 'node_modules', 'reports', 'coverage', 'dist', 'test-output']);
+// Paths from the top of the tree: history, installed packages (linked below), reports, builds, development data.
+const skipped = new Set([
+  '.git',
+  'node_modules',
+  'server/node_modules',
+  'web/node_modules',
+  'reports',
+  'coverage',
+  'data',
+  'test-output',
+  'server/dist',
+  'web/dist',
+]);
 function makeCopy(name) {
   const copy = join(scratch, name);
   cpSync(root, copy, {
     recursive: true,
     filter: (source) => {
-      const base = relative(root, source).split('/').pop();
-      return !skipped.has(base) && !base.startsWith('.stryker-tmp');
+      const path = relative(root, source);
+      return !skipped.has(path) && !path.startsWith('.stryker-tmp') && !path.startsWith('server/.db-types-check-');
     },
   });
   for (const modules of ['node_modules', 'server/node_modules', 'web/node_modules'])
