@@ -245,7 +245,7 @@ const passwords = [
     ref: 'ASVS 6.2.1 (spec section 5)',
     home: { file: 'server/src/modules/passwords/policy.ts', text: 'test: (p) => [...p].length >= 10' },
     flip: { to: 'test: (p) => [...p].length >= 9' },
-    tests: [t('passwords/passwords'), t('passwords/password-links')],
+    tests: [t('passwords/policy'), t('passwords/passwords'), t('passwords/password-links')],
   },
   {
     id: 'link-token.expiry',
