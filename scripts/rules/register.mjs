@@ -410,7 +410,7 @@ const sqlRule = [
     ref: 'ASVS 6.3.3',
     home: { file: sessionRepository, text: "f.value = ${sql.lit('unverified')})),\n  access as" },
     flip: { to: "f.value = ${sql.lit('verified')})),\n  access as" },
-    tests: sessionRuleTests,
+    tests: ['server/test/sessions', 'server/test/probes'],
   },
   {
     id: 'sql.session-insert-complete-means-verified',
@@ -420,7 +420,7 @@ const sqlRule = [
       text: "f.value = ${sql.lit('unverified')})`)}\n    select id, factors, expires_at",
     },
     flip: { to: "f.value = ${sql.lit('verified')})`)}\n    select id, factors, expires_at" },
-    tests: sessionRuleTests,
+    tests: ['server/test/sessions', 'server/test/probes'],
   },
   {
     id: 'sql.rotation-pending-not-refreshable',
