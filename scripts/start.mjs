@@ -6,6 +6,7 @@
 //
 // Ports and the data folder can be moved (two checkouts side by side, tests): EU_NORTH_1_PORT, SA_EAST_1_PORT,
 // WEB_PORT, DEMO_PLATFORM_PORT, DEV_IDP_PORT, DATA_ROOT. LOG_FORMAT=json shows the servers' JSON logs as they are.
+import './node-version.mjs';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -2,6 +2,7 @@
 // `npm test`: the contract lint, the drift guard, the type check, the code lint and the contract tests from outside
 // (side by side), then every Jest suite, then one closing line `N passed, N failed` that sums them all (each static
 // check counts as one).
+import './node-version.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,6 +117,18 @@ if (existsSync(results)) {
   failed++;
 }
 rmSync(out, { recursive: true, force: true });
+
+// The register of security rules (scripts/rules/register.mjs) on what changed: each rule whose home file or tests
+// changed since the merge base with main is broken in a scratch copy and must fail at least two tests; each counts
+// as one. The full register is a nightly run in slices (docs/testing.md, "The register"). RULES=0 skips it.
+if (process.env.RULES !== '0') {
+  const rulesOk = step('security rules on what changed (npm run test:rules -- --changed)', process.execPath, [
+    join(root, 'scripts', 'rules', 'run.mjs'),
+    '--changed',
+  ]);
+  if (rulesOk) passed++;
+  else failed++;
+}
 
 console.log(`\nnpm test: ${since(started)}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -78,7 +78,9 @@ export class AccessTokens {
           checkTyp: 'at+jwt',
           allowedIss: issuer,
           allowedAud: audience,
-          requiredClaims: ['exp'],
+          // fast-jwt checks an audience or issuer only when the token has one: a token of the region's key for no
+          // audience (or no issuer) would otherwise pass for this API's.
+          requiredClaims: ['exp', 'aud', 'iss'],
           clockTolerance: AccessTokens.clockToleranceSeconds * 1000,
         }) as Verify,
       );

@@ -149,6 +149,18 @@ describe('POST /core/v1/personal-alarms', () => {
     });
   });
 
+  test.each([
+    ['armed for later', { active: false }],
+    ['going off now', { active: true, dispatchAt: new Date().toISOString() }],
+  ])(
+    "attack: a member creates an alarm %s in another member's name, so it reaches people as from them",
+    async (_when, overrides) => {
+      const res = await as(starter).post('', alarm(overrides));
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({ code: 'FORBIDDEN' });
+    },
+  );
+
   test('for another user than the caller, answers 403 FORBIDDEN', async () => {
     const res = await as(starter).post('', alarm());
     expect(res.status).toBe(403);

@@ -86,4 +86,24 @@ describe('SCIM authentication', () => {
     const res = await scim(ctx, key).get('/Users');
     expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: refused });
   });
+
+  test('attack: a key of another scope provisions a user into the tenant through SCIM', async () => {
+    const key = await scimKey(ctx, tenant);
+    const { rows } = await sql<{ conname: string }>`
+      select conname from pg_constraint where conrelid = 'api_keys'::regclass and contype = 'c'
+        and pg_get_constraintdef(oid) like '%scope%'`.execute(ctx.services.db);
+    for (const { conname } of rows)
+      await sql`alter table api_keys drop constraint ${sql.id(conname)}`.execute(ctx.services.db);
+    await sql`update api_keys set scope = 'reports' where tenant_id = ${tenant.tenantId}`.execute(ctx.services.db);
+    const userName = `scope-attack@${tenant.domain}`;
+    const res = await scim(ctx, key).post('/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName,
+      name: { givenName: 'Scope', familyName: 'Attack' },
+      emails: [{ value: userName, primary: true }],
+    });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: refused });
+    const created = await ctx.services.db.selectFrom('users').select('id').where('email', '=', userName).execute();
+    expect(created).toEqual([]);
+  });
 });

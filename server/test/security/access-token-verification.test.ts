@@ -75,6 +75,37 @@ describe('access token verification', () => {
     });
   });
 
+  // The region's own key signs tokens for this API only: one it signed for another audience (another service of the
+  // same issuer) or for none must not open this one.
+  const signedByRegion = async (payload: object) => {
+    const key = await generateSigningKey('k-1');
+    const tokens = await AccessTokens.create([key], issuer, 900);
+    const [header] = (await tokens.sign({ userId: 1, sessionId: 'x' })).split('.');
+    const input = `${header}.${b64(payload)}`;
+    const signature = sign('sha256', Buffer.from(input), {
+      key: createPrivateKey({ key: key as JsonWebKey, format: 'jwk' }),
+      dsaEncoding: 'ieee-p1363',
+    });
+    return { tokens, token: `${input}.${signature.toString('base64url')}` };
+  };
+
+  test("attack: a token the region signed for another API (audience 'reports-api') is replayed here", async () => {
+    const { tokens, token } = await signedByRegion({ ...claims(), aud: 'reports-api' });
+    await expect(tokens.verify(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  test('attack: a token the region signed with no audience at all is presented here', async () => {
+    const { aud: _aud, ...noAudience } = claims();
+    const { tokens, token } = await signedByRegion(noAudience);
+    await expect(tokens.verify(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  test('attack: a token the region signed with no issuer at all is presented here', async () => {
+    const { iss: _iss, ...noIssuer } = claims();
+    const { tokens, token } = await signedByRegion(noIssuer);
+    await expect(tokens.verify(token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
   test("a pending single sign-on session's token names no user, and only such a token may omit one", async () => {
     const tokens = await AccessTokens.create([await generateSigningKey('k-1')], issuer, 900);
     const token = await tokens.sign({ userId: null, sessionId: 's-1', pending: true });

@@ -2,6 +2,7 @@
 // outrunning the lockout with concurrent guesses.
 import type { Server } from 'node:http';
 import { emailHash } from '../../src/security/hashing';
+import { signInPolicies } from '../../src/modules/sessions/lockout-keys';
 import { createTestContext, type TestContext } from '../support/context';
 import { insertTenant } from '../support/fixtures';
 import { goodPassword, insertUserWithPassword, movableClock } from '../support/sign-in';
@@ -76,6 +77,26 @@ describe('attack: keeping a known user locked out by failing against their accou
     expect(typo.status).toBe(200);
     expect(typo.body.available).toBe(false);
     expect((await login(office, person.email, wrong)).body.error.code).toBe('INVALID_CREDENTIALS');
+  });
+});
+
+describe('attack: credential stuffing from one address', () => {
+  const budget = signInPolicies.loginPerAddress.freeFailures;
+
+  test('one wrong password each for many accounts: past the address budget the next guesses answer 429', async () => {
+    const attacker = address();
+    const statuses: number[] = [];
+    for (let i = 0; i < budget + 4; i++)
+      statuses.push((await login(attacker, `stuffed-${next}-${i}@example.test`, wrong)).status);
+    expect(statuses.slice(0, budget + 1)).toEqual(Array(budget + 1).fill(401));
+    expect(statuses.slice(budget + 1)).toEqual([429, 429, 429]);
+  });
+
+  test('a stolen right password of an account the address never signed in to is refused once the address is past its budget', async () => {
+    const victim = await user();
+    const attacker = address();
+    for (let i = 0; i <= budget; i++) await login(attacker, `stuffed-${next}-${i}@example.test`, wrong);
+    expect((await login(attacker, victim.email, goodPassword)).status).toBe(429);
   });
 });
 

@@ -189,6 +189,27 @@ describe('attack: guessing the second factor for ever by signing in again and ag
     expect((await askCode(address(), s)).status).toBe(401);
   });
 
+  test('attack: with the password, one more wrong code from yet another address past the ceiling is answered 429, not checked', async () => {
+    const victim = await userWithCode();
+    const signInWithCode = async (from: string) => {
+      const res = await passwordLogin(from, victim.email);
+      expect(res.status).toBe(201);
+      const s = res.body as { id: string; accessToken: string };
+      expect((await askCode(from, s)).status).toBe(201);
+      return { s, code: codeFrom((await latestOutboxMessage(ctx.services, victim.email))!.body) };
+    };
+    const ceiling = policies.secondFactorPerIdentity.freeFailures + 1;
+    for (let round = 0; round < ceiling / 5; round++) {
+      const attacker = address();
+      const { s, code } = await signInWithCode(attacker);
+      for (let i = 0; i < 5; i++) await verify(attacker, s, wrongCode(code));
+    }
+    const attacker = address();
+    const late = await signInWithCode(attacker);
+    const guess = await verify(attacker, late.s, wrongCode(late.code));
+    expect(guess.status).toBe(429);
+  });
+
   test('past the ceiling even the right code is refused from new addresses; a completed sign-in from home ends the lock', async () => {
     const victim = await userWithCode();
     const signInWithCode = async (from: string) => {

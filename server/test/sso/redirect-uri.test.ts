@@ -19,6 +19,14 @@ describe('the redirect allow-list', () => {
     expect(allowed('http://127.0.0.1:5173/login')).toBe(false);
   });
 
+  test('attack: an exact entry used as a prefix to reach a page beside it (…/login/sso-takeover)', () => {
+    expect(allowed(`${page}-takeover`)).toBe(false);
+  });
+
+  test('attack: an exact entry used as a prefix to reach a page below it (…/login/sso/callback)', () => {
+    expect(allowed(`${page}/callback`)).toBe(false);
+  });
+
   test('an entry ending in a slash allows every page below it', () => {
     expect(allowed(below)).toBe(true);
     expect(allowed(`${below}login`)).toBe(true);

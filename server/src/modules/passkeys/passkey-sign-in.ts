@@ -19,6 +19,7 @@ import {
   loginAttempt,
   passkeyAttempt,
   passkeySourceFamiliar,
+  factorsAfterAnswer,
   secondFactorSucceeded,
   settleAndIssueTokens,
   startSession,
@@ -274,7 +275,7 @@ async function verifyChallenge(
     if (!passkey || Number(passkey.user_id) !== userId || passkey.suspicious_at !== null) return fail();
     const checked = await checkAssertion(services, trx, credential, passkey, (c) => c === challenge.secret_hash);
     if (!checked.ok) return fail();
-    const factors = { password: 'verified', passkey: 'verified' } as const;
+    const factors = factorsAfterAnswer('passkey');
     const settled = await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
     if (event) await signInSucceeded(trx, event, userId, settled.factors);
     return { session: settled };

@@ -16,6 +16,7 @@ export {
 } from './lockouts';
 export {
   attemptNotChecked,
+  bindSsoSession,
   forgetCredentialsOf,
   holdSession,
   removePasskeysOnReset,
@@ -26,7 +27,7 @@ export {
 } from './sessions.service';
 export { probeHash } from './probe';
 export { countWrongSecondFactor } from './one-time-codes';
-export { settleAndIssueTokens, type SessionBody } from './tokens';
+export { factorsAfterAnswer, settleAndIssueTokens, type SessionBody } from './tokens';
 export {
   noteReauthentication,
   ownSessionToReauthenticate,

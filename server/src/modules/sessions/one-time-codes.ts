@@ -10,7 +10,7 @@ import { keyedHash, randomDigits, safeEqual } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { Executor } from '../../db/database';
 import type { SessionsDeps } from './sessions.deps';
-import { findSessionForUpdate, findUserById, revokeSessions, type Factors } from './sessions.repository';
+import { findSessionForUpdate, findUserById, revokeSessions } from './sessions.repository';
 import {
   consumeChallenge,
   countWrongAnswer,
@@ -23,7 +23,7 @@ import {
 } from './challenges.repository';
 import { guard, limitAddress, loginAttempt } from './lockouts';
 import { attemptNotChecked, secondFactorSucceeded } from './sessions.service';
-import { settleAndIssueTokens, type SessionBody } from './tokens';
+import { factorsAfterAnswer, settleAndIssueTokens, type SessionBody } from './tokens';
 import { signInFailed, signInRefused, signInSucceeded } from './sign-in-events';
 import type { EventClient } from '../security-events';
 
@@ -182,7 +182,7 @@ export async function verifyOneTimeCode(
       return { error: 'INVALID_CREDENTIALS' as const, compared: true, ended };
     }
     await consumeChallenge(trx, challenge.id, now);
-    const factors: Factors = { password: 'verified', [kind]: 'verified' };
+    const factors = factorsAfterAnswer(kind);
     // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
     const settled = await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
     if (event) await signInSucceeded(trx, event, userId, settled.factors);

@@ -38,6 +38,7 @@ import {
   useCoalertCode,
 } from './sessions.repository';
 import { refreshHistoryMs } from './lifetimes';
+import { bindSessionToUser } from './sso-binding.repository';
 import { signInEventValues, signInRefused, signInFailed, countSignInEvent, type SignInEvent } from './sign-in-events';
 import {
   hashRefreshToken,
@@ -45,7 +46,7 @@ import {
   refreshGraceMs,
   refreshTokenPrefix,
   sessionLifetimeMs,
-  inContractOrder,
+  sessionBody,
   successorRefreshToken,
   type SessionBody,
 } from './tokens';
@@ -119,23 +120,6 @@ async function openSession(
   );
   if (event) countSignInEvent(written.factors, event.stepUp);
   return sessionBody(services, { id, userId: owner.userId, refreshToken, factors: written.factors });
-}
-
-async function sessionBody(
-  services: SessionsDeps,
-  session: { id: string; userId: number | null; refreshToken: string; factors: Factors },
-): Promise<SessionBody> {
-  const accessToken = await services.tokens.sign({
-    userId: session.userId,
-    sessionId: session.id,
-    pending: hasPendingFactor(session.factors),
-  });
-  return {
-    id: session.id,
-    accessToken,
-    refreshToken: session.refreshToken,
-    factors: inContractOrder(session.factors) as SessionBody['factors'],
-  };
 }
 
 /**
@@ -336,6 +320,18 @@ export async function endSession(
  */
 export function holdSession(trx: Trx, sessionId: string) {
   return findSessionForUpdate(trx, sessionId);
+}
+
+/**
+ * A single sign-on session answered: bound to the user its identity provider asserted, with the verified factor, in
+ * the caller's transaction (the session held by holdSession).
+ */
+export function bindSsoSession(
+  trx: Trx,
+  session: { id: string; userId: number; factors: Record<string, 'verified'> },
+  now: Date,
+) {
+  return bindSessionToUser(trx, session.id, session.userId, session.factors, now);
 }
 
 /** Ends every live session of a user: a password reset, a directory's deactivation. */

@@ -33,6 +33,19 @@ export const successorRefreshToken = (services: SessionsDeps, token: string) =>
   refreshTokenPrefix +
   createHmac('sha256', services.secretKey).update(`refresh-successor\0${token}`).digest('base64url');
 
+/**
+ * The factors a session holds once `answered` was verified, in every module that takes an answer: nothing is left to
+ * prove. A one-time code or a passkey answers as the second factor of a password sign-in; an identity provider's
+ * answer (single sign-on) stands alone.
+ */
+export function factorsAfterAnswer(
+  answered: 'otpEmail' | 'otpSms' | 'passkey' | 'sso',
+  ssoKind?: string,
+): Record<string, 'verified'> {
+  if (answered === 'sso') return { [ssoKind!]: 'verified' };
+  return { password: 'verified', [answered]: 'verified' };
+}
+
 /** New tokens for a session outside the rotation (the second factor verified): earlier tokens become history. */
 export async function issueTokens(
   services: SessionsDeps,
@@ -41,6 +54,17 @@ export async function issueTokens(
 ): Promise<SessionBody> {
   const refreshToken = newRefreshToken();
   await replaceRefreshToken(db, session.id, hashRefreshToken(services, refreshToken), services.now().toISOString());
+  return sessionBody(services, { ...session, refreshToken });
+}
+
+/**
+ * The session answer, built here only: an access token (marked pending while a factor waits) beside the refresh
+ * token just issued, and the factors in the contract's order.
+ */
+export async function sessionBody(
+  services: SessionsDeps,
+  session: { id: string; userId: number | null; refreshToken: string; factors: Factors },
+): Promise<SessionBody> {
   const accessToken = await services.tokens.sign({
     userId: session.userId,
     sessionId: session.id,
@@ -49,7 +73,7 @@ export async function issueTokens(
   return {
     id: session.id,
     accessToken,
-    refreshToken,
+    refreshToken: session.refreshToken,
     factors: inContractOrder(session.factors) as SessionBody['factors'],
   };
 }

@@ -12,9 +12,17 @@ import type { SsoKind } from '../../db/column-types';
 import { emailHash } from '../../security/hashing';
 import { policies } from '../../security/throttle';
 import type { SsoDeps } from './sso.deps';
-import { holdSession, settleAndIssueTokens, signInSucceeded, startSsoSession, type SessionBody } from '../sessions';
+import {
+  bindSsoSession,
+  factorsAfterAnswer,
+  holdSession,
+  settleAndIssueTokens,
+  signInSucceeded,
+  startSsoSession,
+  type SessionBody,
+} from '../sessions';
 import type { EventClient } from '../security-events';
-import { bindSession, findActiveMember, findSsoDomain } from './sso.repository';
+import { findActiveMember, findSsoDomain } from './sso.repository';
 import { isAllowedSsoRedirect } from './redirect-uri';
 
 export const challengeLifetimeMs = 10 * 60_000;
@@ -113,8 +121,8 @@ export async function completeSsoSession(
     const session = await holdSession(trx, sessionId);
     if (!session || session.revoked_at || session.expires_at <= now)
       throw new ApiError('INVALID_SESSION', { message: 'The session has ended' });
-    const factors = { [kind]: 'verified' as const };
-    await bindSession(trx, sessionId, userId, factors, now);
+    const factors = factorsAfterAnswer('sso', kind);
+    await bindSsoSession(trx, { id: sessionId, userId, factors }, now);
     // Verified: the session now lives as long as any (pending, it had minutes); earlier tokens are history.
     const settled = await settleAndIssueTokens(services, trx, { id: sessionId, userId, factors });
     if (client) await signInSucceeded(trx, { client, method: kind }, userId, settled.factors);

@@ -171,19 +171,3 @@ export async function recordSamlAssertion(
     .executeTakeFirst();
   return row !== undefined;
 }
-
-/** Binds the session to the user the identity provider asserted and records the verified factor. */
-export async function bindSession(
-  db: Executor,
-  sessionId: string,
-  userId: number,
-  factors: Record<string, 'verified'>,
-  now: Date,
-): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ user_id: userId, factors: JSON.stringify(factors) })
-    .where('id', '=', sessionId)
-    .execute();
-  await db.updateTable('users').set({ last_access_at: now }).where('id', '=', userId).execute();
-}

@@ -61,6 +61,8 @@ export function pathValue(op: Operation, name: string, w: TenantWorld, caller: C
     schemaUrn: 'urn:ietf:params:scim:schemas:core:2.0:User',
     // The caller has no passkey: renaming or deleting this one answers 404, which is what a valid request may.
     passkeyId: '3f2c7a9e-1b4d-4e6f-8a0b-2c4d6e8f0a1b',
+    // No session of the member has this id: ending it answers 404, which is what a valid request may.
+    sessionId: '7b1e4c2a-9d3f-4a5b-8c6d-0e1f2a3b4c5d',
   };
   if (!(name in values)) throw new Error(`no world value for path parameter ${name} of ${op.operationId}`);
   return encodeURIComponent(String(values[name]));
@@ -116,7 +118,10 @@ export function validRequest(op: Operation, w: TenantWorld, caller: Caller): Req
     if (p.in === 'header' && p.name === 'cosafe-tenant-id') headers[p.name] = String(w.tenantId);
     // A password link's token (never in the URL): one of the right shape that no link has.
     if (p.in === 'header' && p.name === 'cosafe-password-token') headers[p.name] = 'x'.repeat(43);
-    if (p.in === 'query' && p.required)
+    // "End all other sessions" takes `others=true`, its only value.
+    if (p.in === 'query' && p.required && op.operationId === 'deleteOtherSessions' && p.name === 'others')
+      query[p.name] = 'true';
+    else if (p.in === 'query' && p.required)
       throw new Error(`no value for required query parameter ${p.name} of ${op.operationId}`);
   }
   if (op.security.includes('accessToken')) headers.authorization = `Bearer ${caller.accessToken}`;
