@@ -152,17 +152,20 @@ export function arbitraryFor(input: Schema, depth = 0): fc.Arbitrary<unknown> {
 }
 
 /** Optional query parameters of an operation, each present or not, with values their schemas accept. */
-export function queryArbitrary(op: Operation): fc.Arbitrary<Record<string, string>> {
+export function queryArbitrary(op: Operation): fc.Arbitrary<Record<string, string | string[]>> {
   const params = op.parameters.filter((p) => p.in === 'query' && !p.required);
   const entries = params.map((p) => {
     const schema = deref(p.schema);
+    // An array as its parameter's form says: repeated (explode, the default) or comma-joined.
     const item =
       schema.type === 'array'
-        ? arbitraryFor(schema).map((v) => (v as unknown[]).join(','))
+        ? arbitraryFor(schema).map((v) => (p.explode ? (v as unknown[]).map(String) : (v as unknown[]).join(',')))
         : arbitraryFor(schema).map(String);
     return [p.name, item] as const;
   });
-  return fc.record(Object.fromEntries(entries), { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>;
+  return fc.record(Object.fromEntries(entries), { requiredKeys: [] }) as fc.Arbitrary<
+    Record<string, string | string[]>
+  >;
 }
 
 /**

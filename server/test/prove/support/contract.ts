@@ -8,6 +8,8 @@ export interface Parameter {
   name: string;
   in: 'path' | 'query' | 'header';
   required: boolean;
+  /** A query array's form: repeated (`kind=a&kind=b`, the default) or comma-joined (`explode: false`). */
+  explode: boolean;
   schema: Schema;
 }
 
@@ -68,6 +70,7 @@ export function operations(): Operation[] {
           name: resolved.name,
           in: resolved.in,
           required: Boolean(resolved.required),
+          explode: resolved.explode ?? (resolved.style ?? 'form') === 'form',
           schema: deref(resolved.schema),
         } as Parameter;
       });
