@@ -10,7 +10,7 @@ if (!root) throw new Error('No #root element in index.html');
 // The host served the build's prerendered login screen or account shell (web/shell/prerender.ts) in the language on
 // <html lang>: the app hydrates it in that language. Every other page is index.html's shell, which the app replaces.
 const screen = root.dataset.prerendered;
-const prerendered = (screen === 'login' || screen === 'account') && window.location.pathname === `/${screen}`;
+const prerendered = !!screen && window.location.pathname === `/${screen}`;
 // Read before i18next starts (it remembers the language it starts in).
 const browserLanguage = prerendered ? languageOnlyTheBrowserKnows() : null;
 

@@ -1,7 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { config } from '../config/config';
-import { InvalidRedirectPage } from '../pages/invalid-redirect/invalid-redirect-page';
 import { LoginPage } from '../pages/login/login-page';
 import { Layout } from './layout';
 import {
@@ -19,6 +18,10 @@ const ForgotPasswordPage = lazy(() => loadForgotPasswordPage().then((m) => ({ de
 const NewPasswordPage = lazy(() => loadNewPasswordPage().then((m) => ({ default: m.NewPasswordPage })));
 const SsoReturnPage = lazy(() => loadSsoReturnPage().then((m) => ({ default: m.SsoReturnPage })));
 const PasskeyOfferPage = lazy(() => loadPasskeyOfferPage().then((m) => ({ default: m.PasskeyOfferPage })));
+// A page of a broken link: rare, so it loads on demand like the others.
+const InvalidRedirectPage = lazy(() =>
+  import('../pages/invalid-redirect/invalid-redirect-page').then((m) => ({ default: m.InvalidRedirectPage })),
+);
 const AccountPage = lazy(() => loadAccountPage().then((m) => ({ default: m.AccountPage })));
 // The steps after the login form, each at its own address (its code is fetched before the form moves there).
 const RegionPage = lazy(() => import('../pages/login/region-step'));

@@ -71,8 +71,6 @@ export function write(key: string, value: string | null): void {
 export const readRedirectUrl = () => read(KEYS.redirectUrl);
 export const storeRedirectUrl = (url: string) => write(KEYS.redirectUrl, url);
 
-/** The only place a sign-in may go before the platform is the account page. */
-export const readNext = (): 'account' | null => (read(KEYS.next) === 'account' ? 'account' : null);
 export const storeNext = (next: string | null) => write(KEYS.next, next === 'account' ? next : null);
 
 export const readClientType = () => read(KEYS.clientType);

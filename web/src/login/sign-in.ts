@@ -7,14 +7,18 @@ import { type PasskeyOffer, type SignedInAt, mayOfferPasskey } from './passkey-o
 import { accessTokenLifetimeMs } from './token-lifetime';
 import type { AvailableRegion } from './probe-regions';
 import {
+  KEYS,
   clearSignInStorage,
   markSignInFinished,
-  readNext,
+  read,
   readRedirectUrl,
   readRegion,
   storePendingSession,
   storeRegion,
 } from './sign-in-storage';
+
+/** The only place a sign-in may go before the platform is the account page (kept here, in the sign-in's own chunk). */
+const readNext = (): 'account' | null => (read(KEYS.next) === 'account' ? 'account' : null);
 
 /**
  * Where the browser goes once a session exists. A redirect after a sign-in with a password may carry the offer
