@@ -7,6 +7,7 @@
 // so any answer that shows B's data shows the marker. The same holds for SCIM with A's api key and B's ids, and
 // for the user-level operations (push tokens, sessions) with B's ids.
 import request from 'supertest';
+import { recordSecurityEvent, regionOnly } from '../../src/modules/security-events';
 import { flushVolume } from '../../src/notify/unusual-volume';
 import { createTestContext, type TestContext } from '../support/context';
 import { operations, type Operation } from './support/contract';
@@ -27,6 +28,13 @@ beforeAll(async () => {
   // The world's own messages and alarms are counted for the volume notice a second later: written now, before
   // the snapshot, so a write of B's counts made by the world is not taken for a change made by A's request.
   await flushVolume(ctx.services);
+  // A security event of each tenant's administrator, so A's list has one of its own and B's one it must not show.
+  for (const { admin } of [world.A, world.B])
+    await recordSecurityEvent(ctx.services.db, {
+      kind: 'sign_in_failed',
+      userId: admin.id,
+      client: regionOnly(ctx.services.config.region),
+    });
   before = await tenantRows(ctx.services, world.B.tenantId);
 }, 60_000);
 afterAll(() => ctx.close());
@@ -152,8 +160,18 @@ describe('tenant isolation: every tenant-scoped operation', () => {
       const res = await send(ctx.app, validRequest(op, world.A, callerA));
       expect({ op: op.operationId, status: res.status }).toEqual({ op: op.operationId, status: 200 });
       expect({ op: op.operationId, leak: leaksB(res) }).toEqual({ op: op.operationId, leak: false });
+      if (op.operationId === 'listSecurityEvents') {
+        // Events name their users by id, not by a marked name: none may be of B's people or B's tenant, and A's
+        // administrator's own sign-in is there (not vacuous).
+        const events = res.body.data as { userId: number | null; tenantId: number | null }[];
+        const ofB = new Set([world.B.admin.id, world.B.member.id]);
+        const leak = events.some((e) => (e.userId !== null && ofB.has(e.userId)) || e.tenantId === world.B.tenantId);
+        expect({ op: op.operationId, leak }).toEqual({ op: op.operationId, leak: false });
+        const showsA = events.some((e) => e.userId === world.A.admin.id);
+        expect({ op: op.operationId, showsA }).toEqual({ op: op.operationId, showsA: true });
+      }
       // Not vacuous: each of these lists shows A's own things (they carry A's marker).
-      if (Array.isArray(res.body?.data))
+      else if (Array.isArray(res.body?.data))
         expect({ op: op.operationId, showsA: JSON.stringify(res.body).includes(world.A.marker) }).toEqual({
           op: op.operationId,
           showsA: true,
