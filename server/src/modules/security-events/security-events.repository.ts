@@ -1,8 +1,8 @@
 // The security_events table: the writer's insert (one statement for any number of events) and the reads.
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/database';
 import type { Insertable, Selectable } from 'kysely';
-import type { SecurityEvents } from '../../db/types';
+import type { DB, SecurityEvents } from '../../db/types';
 import type { SecurityEventKind } from '../../db/column-types';
 
 export type SecurityEventRow = Selectable<SecurityEvents>;
@@ -24,28 +24,30 @@ export interface EventFilter {
 }
 
 /**
+ * The one rule of which events a tenant's administrators see: the tenant's own, and the account events (no tenant) of
+ * its members. The list operation and the operator tool both read through it.
+ */
+const seenByTenant = (tenantId: number) => (eb: ExpressionBuilder<DB & { e: SecurityEvents }, 'e'>) =>
+  eb.or([
+    eb('e.tenant_id', '=', tenantId),
+    eb.and([
+      eb('e.tenant_id', 'is', null),
+      eb.exists(
+        eb
+          .selectFrom('memberships as m')
+          .select(sql.lit(1).as('one'))
+          .whereRef('m.user_id', '=', 'e.user_id')
+          .where('m.tenant_id', '=', tenantId),
+      ),
+    ]),
+  ]);
+
+/**
  * A tenant's events, newest first: its own (tenant_id) and the account events (no tenant) of its current members.
  * Reads limit + 1 rows, so the caller knows whether a next page exists.
  */
 export function selectTenantEvents(db: Executor, tenantId: number, f: EventFilter) {
-  let q = db
-    .selectFrom('security_events as e')
-    .selectAll('e')
-    .where((eb) =>
-      eb.or([
-        eb('e.tenant_id', '=', tenantId),
-        eb.and([
-          eb('e.tenant_id', 'is', null),
-          eb.exists(
-            eb
-              .selectFrom('memberships as m')
-              .select(sql.lit(1).as('one'))
-              .whereRef('m.user_id', '=', 'e.user_id')
-              .where('m.tenant_id', '=', tenantId),
-          ),
-        ]),
-      ]),
-    );
+  let q = db.selectFrom('security_events as e').selectAll('e').where(seenByTenant(tenantId));
   q = filtered(q, f);
   return q
     .orderBy('e.id', 'desc')
@@ -72,22 +74,7 @@ export function selectEventsForOperator(
 ) {
   let q = db.selectFrom('security_events as e').selectAll('e');
   const tenantId = f.tenantId;
-  if (tenantId !== undefined)
-    q = q.where((eb) =>
-      eb.or([
-        eb('e.tenant_id', '=', tenantId),
-        eb.and([
-          eb('e.tenant_id', 'is', null),
-          eb.exists(
-            eb
-              .selectFrom('memberships as m')
-              .select(sql.lit(1).as('one'))
-              .whereRef('m.user_id', '=', 'e.user_id')
-              .where('m.tenant_id', '=', tenantId),
-          ),
-        ]),
-      ]),
-    );
+  if (tenantId !== undefined) q = q.where(seenByTenant(tenantId));
   q = filtered(q, f);
   if (f.after !== undefined) q = q.where('e.id', '>', f.after as unknown as number);
   return q.orderBy('e.id', f.order).limit(f.limit).execute();
